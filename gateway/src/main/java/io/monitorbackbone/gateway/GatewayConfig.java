@@ -1,0 +1,46 @@
+package io.monitorbackbone.gateway;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+
+/** The server's settings; application.properties binds each to its environment variable. */
+@ConfigMapping(prefix = "mp")
+public interface GatewayConfig {
+
+    /** Where the embedded broker keeps its logs (under {@code kafka/}). */
+    @WithDefault("./data")
+    Path data();
+
+    Kafka kafka();
+
+    /** Enables {@code /mp/v0/admin/*} when set. */
+    Optional<String> adminToken();
+
+    /** When set, creating a monitor needs it and the monitor is attested. */
+    Optional<String> registrationToken();
+
+    /** Web origins allowed to call the API from a browser. */
+    Optional<List<String>> allowOrigin();
+
+    /** Extra Host names accepted on a loopback listener. */
+    Optional<List<String>> allowHost();
+
+    interface Kafka {
+        /** Port of the embedded broker; unused when bootstrap servers are given. */
+        @WithDefault("9130")
+        int port();
+
+        /** An existing cluster; when set no broker is started. */
+        Optional<String> bootstrapServers();
+
+        @WithDefault("1")
+        short replicationFactor();
+
+        @WithDefault("1")
+        int tablePartitions();
+    }
+}

@@ -1,0 +1,98 @@
+package io.monitorbackbone.gateway;
+
+import io.monitorbackbone.gateway.kafka.Catalog;
+import io.monitorbackbone.gateway.kafka.Follower;
+import io.monitorbackbone.gateway.kafka.KafkaRuntime;
+import io.monitorbackbone.gateway.kafka.LogReader;
+import io.monitorbackbone.gateway.kafka.LogWriter;
+import io.monitorbackbone.gateway.service.MonitorService;
+import io.monitorbackbone.gateway.service.PublishService;
+import io.monitorbackbone.gateway.service.Services;
+import io.monitorbackbone.gateway.service.SubscriptionService;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Starts the process's parts in order (broker if embedded, tables, follower caught up, services) and stops them in
+ * reverse, so the broker outlives every client. Requests that arrive before the services are ready wait for them.
+ */
+@ApplicationScoped
+public class Lifecycle {
+    private static final Logger LOGGER = Logger.getLogger(Lifecycle.class);
+    private static final int READERS = 8;
+    private static final int WORKERS = 32;
+
+    @Inject
+    GatewayConfig config;
+
+    @ConfigProperty(name = "quarkus.http.host")
+    String host;
+
+    @ConfigProperty(name = "quarkus.http.port")
+    int port;
+
+    private final CompletableFuture<Services> ready = new CompletableFuture<>();
+    private KafkaRuntime kafka;
+    private Follower follower;
+    private LogReader reader;
+    private ExecutorService work;
+
+    void start(@Observes StartupEvent event) throws Exception {
+        kafka = KafkaRuntime.start(config);
+        kafka.ensureTables(Follower.tables());
+        Catalog catalog = new Catalog();
+        follower = new Follower(kafka.newConsumer("mp-follower"), catalog);
+        follower.start().get(60, TimeUnit.SECONDS);
+        reader = new LogReader(kafka::newConsumer, READERS);
+        LogWriter writer = new LogWriter(kafka.producer());
+        AtomicInteger n = new AtomicInteger();
+        work = Executors.newFixedThreadPool(WORKERS, r -> {
+            Thread t = new Thread(r, "mp-work-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        Clock clock = Clock.systemUTC();
+        ready.complete(new Services(
+                new MonitorService(kafka, catalog, reader, writer, config.registrationToken(), clock),
+                new PublishService(catalog, writer, clock),
+                new SubscriptionService(catalog, reader, writer, work, clock)));
+        LOGGER.infof("monitor-backbone ready on http://%s:%d/mp/v0 (Kafka %s%s)", host, port, kafka.bootstrapServers(),
+                kafka.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        if (work != null) {
+            work.shutdownNow();
+        }
+        if (follower != null) {
+            follower.close();
+        }
+        if (reader != null) {
+            reader.close();
+        }
+        if (kafka != null) {
+            kafka.close();
+        }
+        LOGGER.info("monitor-backbone stopped");
+    }
+
+    public CompletableFuture<Services> ready() {
+        return ready;
+    }
+
+    public ExecutorService work() {
+        return work;
+    }
+}

@@ -1,0 +1,120 @@
+package io.monitorbackbone.gateway.http;
+
+import io.monitorbackbone.gateway.GatewayConfig;
+import io.monitorbackbone.protocol.ErrorCode;
+import io.monitorbackbone.protocol.ProtocolException;
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Runs before every route: only GET, POST and OPTIONS exist; a web page (a foreign {@code Origin}) or a rebinding
+ * {@code Host} is refused unless configured; bodies over 1 MiB are refused from their {@code Content-Length} before
+ * being read; only {@code /mp/v0} is served.
+ */
+@ApplicationScoped
+public class Guard implements Handler<RoutingContext> {
+    static final int MAX_BODY_BYTES = 1_048_576;
+    private static final Set<String> LOOPBACK_NAMES = Set.of("localhost", "127.0.0.1", "::1", "[::1]");
+
+    @Inject
+    GatewayConfig config;
+
+    @ConfigProperty(name = "quarkus.http.host")
+    String listenHost;
+
+    @Override
+    public void handle(RoutingContext ctx) {
+        HttpServerRequest request = ctx.request();
+        HttpMethod method = request.method();
+        if (method != HttpMethod.GET && method != HttpMethod.POST && method != HttpMethod.OPTIONS) {
+            Replies.error(ctx, ProtocolException.of(ErrorCode.NOT_FOUND, "unsupported method " + method.name()));
+            return;
+        }
+        String origin = request.getHeader("Origin");
+        if (origin != null && !allowedOrigins().contains(origin)) {
+            Replies.error(ctx, ProtocolException.of(ErrorCode.ORIGIN_REFUSED, "requests from web pages on " + origin
+                    + " are refused; set MP_ALLOW_ORIGIN=" + origin + " to allow one"));
+            return;
+        }
+        String host = hostName(request.getHeader("Host"));
+        if (isLoopback(listenHost) && host != null && !LOOPBACK_NAMES.contains(host) && !allowedHosts().contains(host)) {
+            Replies.error(ctx, ProtocolException.of(ErrorCode.ORIGIN_REFUSED, "the Host " + host
+                    + " does not name this server; requests reached through another name are refused"));
+            return;
+        }
+        if (origin != null) {
+            ctx.response().putHeader("Access-Control-Allow-Origin", origin).putHeader("Vary", "Origin");
+        }
+        if (method == HttpMethod.OPTIONS) {
+            if (origin == null) {
+                Replies.error(ctx, ProtocolException.of(ErrorCode.NOT_FOUND, "unsupported method OPTIONS without Origin"));
+                return;
+            }
+            ctx.response().setStatusCode(204)
+                    .putHeader("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+                    .putHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, Last-Event-ID")
+                    .putHeader("Access-Control-Max-Age", "600")
+                    .end();
+            return;
+        }
+        String length = request.getHeader("Content-Length");
+        if (length != null && isOver(length)) {
+            ctx.response().putHeader("Connection", "close");
+            Replies.error(ctx, tooLarge());
+            return;
+        }
+        if (!request.path().equals(Routes.BASE) && !request.path().startsWith(Routes.BASE + "/")) {
+            Replies.error(ctx, ProtocolException.of(ErrorCode.NOT_FOUND, "unknown route; the protocol is served under /mp/v0"));
+            return;
+        }
+        ctx.next();
+    }
+
+    static ProtocolException tooLarge() {
+        return ProtocolException.of(ErrorCode.TOO_LARGE, "request bodies over " + MAX_BODY_BYTES + " bytes are refused")
+                .with("limit_bytes", MAX_BODY_BYTES);
+    }
+
+    private static boolean isOver(String contentLength) {
+        try {
+            return Long.parseLong(contentLength.trim()) > MAX_BODY_BYTES;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private Set<String> allowedOrigins() {
+        return new HashSet<>(config.allowOrigin().orElse(List.of()));
+    }
+
+    private Set<String> allowedHosts() {
+        return new HashSet<>(config.allowHost().orElse(List.of()));
+    }
+
+    private static boolean isLoopback(String host) {
+        return host.equals("localhost") || host.startsWith("127.") || host.equals("::1");
+    }
+
+    /** The host part of a Host header, without the port. */
+    static String hostName(String header) {
+        if (header == null || header.isBlank()) {
+            return null;
+        }
+        String h = header.trim().toLowerCase(java.util.Locale.ROOT);
+        if (h.startsWith("[")) {
+            int end = h.indexOf(']');
+            return end < 0 ? h : h.substring(0, end + 1);
+        }
+        int colon = h.indexOf(':');
+        return colon < 0 ? h : h.substring(0, colon);
+    }
+}

@@ -1,0 +1,122 @@
+package io.monitorbackbone.gateway.http;
+
+import io.monitorbackbone.gateway.Lifecycle;
+import io.monitorbackbone.gateway.service.Discover;
+import io.monitorbackbone.gateway.service.PullRequest;
+import io.monitorbackbone.gateway.service.Reply;
+import io.monitorbackbone.gateway.service.Services;
+import io.monitorbackbone.protocol.ErrorCode;
+import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.ProtocolException;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * The REST binding under {@code /mp/v0}: each route parses its inputs, calls one service, and answers. Bodies are read
+ * as JSON whatever their Content-Type says, because the protocol's own examples use {@code curl -d}.
+ */
+@ApplicationScoped
+public class Routes {
+    static final String BASE = "/mp/v0";
+
+    @Inject
+    Lifecycle lifecycle;
+
+    @Inject
+    Guard guard;
+
+    void register(@Observes Router router) {
+        router.route().order(-1000).handler(guard);
+        router.route(BASE + "/*").order(-900).handler(BodyHandler.create(false).setBodyLimit(Guard.MAX_BODY_BYTES));
+        router.route().failureHandler(this::failure);
+        router.errorHandler(404, ctx -> Replies.error(ctx, unknownRoute(ctx)));
+        router.errorHandler(405, ctx -> Replies.error(ctx, unknownRoute(ctx)));
+
+        router.get(BASE + "/discover").handler(ctx -> call(ctx, s -> Reply.of(200, Discover.document())));
+        router.post(BASE + "/monitors").handler(ctx -> call(ctx, s -> s.monitors().create(body(ctx), bearer(ctx))));
+        router.get(BASE + "/monitors").handler(ctx -> call(ctx, s -> s.monitors().list(bearer(ctx))));
+        router.get(BASE + "/monitors/:id").handler(ctx -> call(ctx, s -> s.monitors().get(id(ctx), bearer(ctx))));
+        router.get(BASE + "/monitors/:id/state").handler(ctx -> call(ctx, s -> s.monitors().state(id(ctx), bearer(ctx))));
+        router.post(BASE + "/monitors/:id/observations")
+                .handler(ctx -> call(ctx, s -> s.publish().publish(id(ctx), bearer(ctx), raw(ctx))));
+        router.post(BASE + "/subscriptions").handler(ctx -> call(ctx, s -> s.subscriptions().subscribe(body(ctx), bearer(ctx))));
+        router.get(BASE + "/subscriptions/:id/pull").handler(ctx -> callAsync(ctx,
+                s -> s.subscriptions().pull(id(ctx), bearer(ctx), PullRequest.parse(query(ctx)))));
+        router.post(BASE + "/subscriptions/:id/ack")
+                .handler(ctx -> call(ctx, s -> s.subscriptions().ack(id(ctx), bearer(ctx), body(ctx))));
+        router.route(BASE + "/*").last().handler(ctx -> Replies.error(ctx, unknownRoute(ctx)));
+    }
+
+    private void call(RoutingContext ctx, Function<Services, Reply> work) {
+        callAsync(ctx, s -> CompletableFuture.supplyAsync(() -> work.apply(s), lifecycle.work()));
+    }
+
+    private void callAsync(RoutingContext ctx, Function<Services, CompletableFuture<Reply>> work) {
+        io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
+        lifecycle.ready()
+                .thenCompose(s -> CompletableFuture.supplyAsync(() -> work.apply(s), lifecycle.work()).thenCompose(f -> f))
+                .whenComplete((reply, failure) -> context.runOnContext(v -> {
+                    if (failure != null) {
+                        Replies.failure(ctx, failure);
+                    } else {
+                        Replies.send(ctx, reply);
+                    }
+                }));
+    }
+
+    private void failure(RoutingContext ctx) {
+        if (ctx.statusCode() == 413) {
+            Replies.error(ctx, Guard.tooLarge());
+        } else if (ctx.failure() != null) {
+            Replies.failure(ctx, ctx.failure());
+        } else if (ctx.statusCode() == 404 || ctx.statusCode() == 405) {
+            Replies.error(ctx, unknownRoute(ctx));
+        } else {
+            Replies.failure(ctx, new IllegalStateException("request failed with status " + ctx.statusCode()));
+        }
+    }
+
+    static ProtocolException unknownRoute(RoutingContext ctx) {
+        return ProtocolException.of(ErrorCode.NOT_FOUND, "unknown route: " + ctx.request().method() + " " + ctx.request().path());
+    }
+
+    private static String id(RoutingContext ctx) {
+        return ctx.pathParam("id");
+    }
+
+    private static byte[] raw(RoutingContext ctx) {
+        return ctx.body() == null || ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
+    }
+
+    private static ObjectNode body(RoutingContext ctx) {
+        return Json.parseBody(raw(ctx));
+    }
+
+    static String bearer(RoutingContext ctx) {
+        String auth = ctx.request().getHeader("Authorization");
+        if (auth == null || auth.length() < 7 || !auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return null;
+        }
+        String token = auth.substring(7).trim();
+        return token.isEmpty() ? null : token;
+    }
+
+    private static Map<String, List<String>> query(RoutingContext ctx) {
+        Map<String, List<String>> out = new LinkedHashMap<>();
+        for (String name : ctx.queryParams().names()) {
+            out.put(name, ctx.queryParams().getAll(name));
+        }
+        return out;
+    }
+}

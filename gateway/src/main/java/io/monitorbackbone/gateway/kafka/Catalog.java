@@ -1,0 +1,89 @@
+package io.monitorbackbone.gateway.kafka;
+
+import io.monitorbackbone.protocol.Cursor;
+import io.monitorbackbone.protocol.Monitor;
+import io.monitorbackbone.protocol.Subscription;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+
+/**
+ * This gateway's view of the compacted tables and of the monitors' logs, kept by the {@link Follower}. The gateway's
+ * own acknowledged writes are applied at once too, so a client reads what it just wrote from the replica it wrote to;
+ * other replicas catch up as they read the topics.
+ */
+public final class Catalog {
+    private final Map<String, Monitor> monitors = new ConcurrentHashMap<>();
+    private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
+    private final Map<String, String> subscriptionByReader = new ConcurrentHashMap<>();
+    private final Map<String, Cursor> cursors = new ConcurrentHashMap<>();
+    private final Map<String, MonitorLog> logs = new ConcurrentHashMap<>();
+    private final Object[] locks = new Object[64];
+    private volatile Consumer<String> onNewMonitor = id -> { };
+
+    public Catalog() {
+        for (int i = 0; i < locks.length; i++) {
+            locks[i] = new Object();
+        }
+    }
+
+    void onNewMonitor(Consumer<String> listener) {
+        this.onNewMonitor = listener;
+    }
+
+    public void apply(Monitor monitor) {
+        if (monitors.put(monitor.id(), monitor) == null) {
+            onNewMonitor.accept(monitor.id());
+        }
+    }
+
+    public void apply(Subscription subscription) {
+        subscriptions.put(subscription.id(), subscription);
+        subscriptionByReader.put(readerKey(subscription.monitor(), subscription.subscriber()), subscription.id());
+    }
+
+    public Cursor apply(String subscriptionId, Cursor cursor) {
+        return cursors.merge(subscriptionId, cursor, Cursor::merge);
+    }
+
+    public Monitor monitor(String id) {
+        return monitors.get(id);
+    }
+
+    public Collection<Monitor> monitors() {
+        return List.copyOf(monitors.values());
+    }
+
+    public Subscription subscription(String id) {
+        return subscriptions.get(id);
+    }
+
+    public Subscription subscriptionOf(String monitorId, String subscriber) {
+        String id = subscriptionByReader.get(readerKey(monitorId, subscriber));
+        return id == null ? null : subscriptions.get(id);
+    }
+
+    public List<Subscription> subscriptionsOf(String monitorId) {
+        return subscriptions.values().stream().filter(s -> s.monitor().equals(monitorId)).toList();
+    }
+
+    public Cursor cursor(String subscriptionId) {
+        return cursors.get(subscriptionId);
+    }
+
+    public MonitorLog log(String monitorId) {
+        return logs.computeIfAbsent(monitorId, id -> new MonitorLog());
+    }
+
+    /** One lock per key stripe: serialises this gateway's read-modify-write of one subscription or subscriber name. */
+    public Object lockFor(String key) {
+        return locks[Math.floorMod(key.hashCode(), locks.length)];
+    }
+
+    public static String readerKey(String monitorId, String subscriber) {
+        return monitorId + '\u0000' + subscriber;
+    }
+}

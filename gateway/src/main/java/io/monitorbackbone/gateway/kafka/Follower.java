@@ -1,0 +1,173 @@
+package io.monitorbackbone.gateway.kafka;
+
+import io.monitorbackbone.protocol.Cursor;
+import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.Monitor;
+import io.monitorbackbone.protocol.Seq;
+import io.monitorbackbone.protocol.Subscription;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.jboss.logging.Logger;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * One thread and one consumer (no group: plain assignment) that read the compacted tables from the start and every
+ * monitor's log as it grows, feeding the {@link Catalog}. It is this gateway's tail: a pull parked on a monitor is woken
+ * from here the moment a record arrives.
+ */
+public final class Follower implements AutoCloseable {
+    private static final Logger LOGGER = Logger.getLogger(Follower.class);
+    private static final List<String> TABLES = List.of(Topics.MONITORS, Topics.SUBSCRIPTIONS, Topics.CURSORS);
+
+    private final KafkaConsumer<byte[], byte[]> consumer;
+    private final Catalog catalog;
+    private final Queue<String> toFollow = new ConcurrentLinkedQueue<>();
+    private final Set<TopicPartition> assigned = new HashSet<>();
+    private final Map<TopicPartition, Long> tablesEnd = new HashMap<>();
+    private final CompletableFuture<Void> caughtUp = new CompletableFuture<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    public Follower(KafkaConsumer<byte[], byte[]> consumer, Catalog catalog) {
+        this.consumer = consumer;
+        this.catalog = catalog;
+        this.thread = new Thread(this::run, "mp-follower");
+        this.thread.setDaemon(true);
+        catalog.onNewMonitor(this::follow);
+    }
+
+    public static List<String> tables() {
+        return TABLES;
+    }
+
+    /** Starts reading; the returned future completes once the tables are read up to where they ended at start. */
+    public CompletableFuture<Void> start() {
+        thread.start();
+        return caughtUp;
+    }
+
+    void follow(String monitorId) {
+        toFollow.add(monitorId);
+        consumer.wakeup();
+    }
+
+    private void run() {
+        try {
+            List<TopicPartition> tables = new ArrayList<>();
+            for (String table : TABLES) {
+                for (PartitionInfo p : consumer.partitionsFor(table, Duration.ofSeconds(30))) {
+                    tables.add(new TopicPartition(table, p.partition()));
+                }
+            }
+            assigned.addAll(tables);
+            consumer.assign(assigned);
+            consumer.seekToBeginning(tables);
+            tablesEnd.putAll(consumer.endOffsets(tables, Duration.ofSeconds(30)));
+            checkCaughtUp();
+        } catch (RuntimeException e) {
+            caughtUp.completeExceptionally(e);
+            return;
+        }
+        while (running) {
+            try {
+                assignNewMonitors();
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    dispatch(r);
+                }
+                checkCaughtUp();
+            } catch (WakeupException e) {
+                // follow() or close() wants the loop's attention
+            } catch (RuntimeException e) {
+                LOGGER.errorf(e, "follower failed to read; retrying in 1 s");
+                pause();
+            }
+        }
+        consumer.close(Duration.ofSeconds(5));
+    }
+
+    private void assignNewMonitors() {
+        List<TopicPartition> fresh = new ArrayList<>();
+        for (String id; (id = toFollow.poll()) != null; ) {
+            TopicPartition tp = new TopicPartition(Topics.obs(id), 0);
+            if (assigned.add(tp)) {
+                fresh.add(tp);
+            }
+        }
+        if (!fresh.isEmpty()) {
+            consumer.assign(assigned);
+            consumer.seekToBeginning(fresh);
+        }
+    }
+
+    private void checkCaughtUp() {
+        if (caughtUp.isDone()) {
+            return;
+        }
+        for (Map.Entry<TopicPartition, Long> end : tablesEnd.entrySet()) {
+            if (consumer.position(end.getKey()) < end.getValue()) {
+                return;
+            }
+        }
+        caughtUp.complete(null);
+    }
+
+    private void dispatch(ConsumerRecord<byte[], byte[]> r) {
+        if (r.value() == null) {
+            return;
+        }
+        try {
+            switch (r.topic()) {
+                case Topics.MONITORS -> catalog.apply(Json.MAPPER.readValue(r.value(), Monitor.class));
+                case Topics.SUBSCRIPTIONS -> catalog.apply(Json.MAPPER.readValue(r.value(), Subscription.class));
+                case Topics.CURSORS -> catalog.apply(key(r), Json.MAPPER.readValue(r.value(), Cursor.class));
+                default -> {
+                    if (Topics.isObs(r.topic())) {
+                        String monitor = Topics.monitorOf(r.topic());
+                        long seq = Seq.fromOffset(r.offset());
+                        catalog.log(monitor).apply(seq, ObservationCodec.decode(r).served(monitor, seq, false));
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOGGER.errorf(e, "skipping unreadable record topic=%s offset=%d", r.topic(), r.offset());
+        }
+    }
+
+    private static String key(ConsumerRecord<byte[], byte[]> r) {
+        return new String(r.key(), java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    private void pause() {
+        try {
+            Thread.sleep(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            running = false;
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

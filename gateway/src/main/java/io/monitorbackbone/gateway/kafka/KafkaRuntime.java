@@ -1,0 +1,134 @@
+package io.monitorbackbone.gateway.kafka;
+
+import io.monitorbackbone.broker.EmbeddedKafka;
+import io.monitorbackbone.gateway.GatewayConfig;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.jboss.logging.Logger;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The Kafka side of one gateway process: the embedded broker when no cluster is configured, one admin client, one
+ * idempotent producer, and the settings every consumer shares. Started and stopped by {@code Lifecycle} in a fixed
+ * order so the broker outlives its clients.
+ */
+public final class KafkaRuntime implements AutoCloseable {
+    private static final Logger LOGGER = Logger.getLogger(KafkaRuntime.class);
+
+    private final GatewayConfig.Kafka config;
+    private final EmbeddedKafka broker;
+    private final String bootstrapServers;
+    private final Admin admin;
+    private final KafkaProducer<String, byte[]> producer;
+
+    private KafkaRuntime(GatewayConfig.Kafka config, EmbeddedKafka broker, String bootstrapServers) {
+        this.config = config;
+        this.broker = broker;
+        this.bootstrapServers = bootstrapServers;
+        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                AdminClientConfig.CLIENT_ID_CONFIG, "mp-gateway-admin"));
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000);
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, "mp-gateway");
+        this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+    }
+
+    /** Starts the embedded broker under {@code data/kafka} unless a cluster is configured, then the clients. */
+    public static KafkaRuntime start(GatewayConfig config) {
+        GatewayConfig.Kafka kafka = config.kafka();
+        if (kafka.bootstrapServers().isPresent()) {
+            return new KafkaRuntime(kafka, null, kafka.bootstrapServers().get());
+        }
+        Path logDir = config.data().resolve("kafka").toAbsolutePath().normalize();
+        EmbeddedKafka broker = EmbeddedKafka.start(logDir, kafka.port());
+        try {
+            return new KafkaRuntime(kafka, broker, broker.bootstrapServers());
+        } catch (RuntimeException e) {
+            broker.close();
+            throw e;
+        }
+    }
+
+    /** Creates the compacted tables if they are missing; a table that exists is left as it is. */
+    public void ensureTables(List<String> tables) {
+        for (String table : tables) {
+            NewTopic topic = new NewTopic(table, config.tablePartitions(), config.replicationFactor())
+                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+            try {
+                admin.createTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+                LOGGER.infof("created table topic %s", table);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw new IllegalStateException("cannot create topic " + table + ": " + e.getCause(), e.getCause());
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot create topic " + table, e);
+            }
+        }
+    }
+
+    public NewTopic monitorLogTopic(String monitorId) {
+        return new NewTopic(Topics.obs(monitorId), 1, config.replicationFactor());
+    }
+
+    public KafkaConsumer<byte[], byte[]> newConsumer(String clientId) {
+        Map<String, Object> c = new HashMap<>();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        return new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    public Admin admin() {
+        return admin;
+    }
+
+    public KafkaProducer<String, byte[]> producer() {
+        return producer;
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public boolean embedded() {
+        return broker != null;
+    }
+
+    @Override
+    public void close() {
+        try {
+            producer.close(java.time.Duration.ofSeconds(10));
+            admin.close(java.time.Duration.ofSeconds(10));
+        } finally {
+            if (broker != null) {
+                broker.close();
+            }
+        }
+    }
+}

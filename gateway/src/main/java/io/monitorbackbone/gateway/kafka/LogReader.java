@@ -1,0 +1,188 @@
+package io.monitorbackbone.gateway.kafka;
+
+import io.monitorbackbone.gateway.ServerFault;
+import io.monitorbackbone.protocol.Draft;
+import io.monitorbackbone.protocol.Filter;
+import io.monitorbackbone.protocol.Seq;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * Reads monitors' logs straight from their partition (assign + seek, no consumer group) with a small pool of consumers,
+ * one borrowed per read. Nothing here caches: every read sees what the broker has acknowledged.
+ */
+public final class LogReader implements AutoCloseable {
+    /** How many records one read examines at most before answering with what it has. */
+    public static final int SCAN_LIMIT = 20_000;
+    private static final Duration TIMEOUT = Duration.ofSeconds(15);
+
+    private final Function<String, KafkaConsumer<byte[], byte[]>> factory;
+    private final BlockingQueue<KafkaConsumer<byte[], byte[]>> idle;
+    private final List<KafkaConsumer<byte[], byte[]>> all = new ArrayList<>();
+    private final AtomicInteger created = new AtomicInteger();
+    private final int size;
+
+    public LogReader(Function<String, KafkaConsumer<byte[], byte[]>> factory, int size) {
+        this.factory = factory;
+        this.size = size;
+        this.idle = new ArrayBlockingQueue<>(size);
+    }
+
+    /** The monitor's log end as a seq ({@code head}) and the first seq still retained ({@code floor}). */
+    public record Bounds(long head, long floor) {
+    }
+
+    public record Entry(long seq, Draft draft) {
+    }
+
+    /**
+     * @param entries  matching observations from the start, oldest first, at most the limit
+     * @param next     the seq to continue from: everything below it was examined
+     * @param counted  matching observations from the start up to the head, when asked for; a lower bound if
+     *                 {@code countBounded}
+     */
+    public record Page(List<Entry> entries, long next, Bounds bounds, long counted, boolean countBounded) {
+    }
+
+    public Bounds bounds(String monitorId) {
+        return bounds(List.of(monitorId)).get(monitorId);
+    }
+
+    public Map<String, Bounds> bounds(Collection<String> monitorIds) {
+        if (monitorIds.isEmpty()) {
+            return Map.of();
+        }
+        return withConsumer(c -> {
+            List<TopicPartition> tps = monitorIds.stream().map(id -> new TopicPartition(Topics.obs(id), 0)).toList();
+            Map<TopicPartition, Long> begin = c.beginningOffsets(tps, TIMEOUT);
+            Map<TopicPartition, Long> end = c.endOffsets(tps, TIMEOUT);
+            Map<String, Bounds> out = new HashMap<>();
+            for (TopicPartition tp : tps) {
+                out.put(Topics.monitorOf(tp.topic()), bounds(begin.get(tp), end.get(tp)));
+            }
+            return out;
+        });
+    }
+
+    private static Bounds bounds(Long begin, Long end) {
+        // No transactions are written to monitor logs, so the log end offset is the last record's seq.
+        return new Bounds(end == null ? 0 : end, Seq.fromOffset(begin == null ? 0 : begin));
+    }
+
+    /**
+     * Reads matching observations from {@code fromSeq}. With {@code count}, goes on to the head counting what matches
+     * (at most {@link #SCAN_LIMIT} more records), which is a subscription's lag when {@code fromSeq} is its cursor.
+     */
+    public Page read(String monitorId, long fromSeq, Filter filter, int limit, boolean count) {
+        return withConsumer(c -> {
+            TopicPartition tp = new TopicPartition(Topics.obs(monitorId), 0);
+            List<TopicPartition> tps = List.of(tp);
+            Bounds b = bounds(c.beginningOffsets(tps, TIMEOUT).get(tp), c.endOffsets(tps, TIMEOUT).get(tp));
+            long endOffset = b.head();
+            long offset = Math.max(Seq.offsetOf(fromSeq), Seq.offsetOf(b.floor()));
+            List<Entry> entries = new ArrayList<>();
+            long next = b.head() + 1;
+            long matched = 0;
+            long examined = 0;
+            long examinedAfterPage = 0;
+            boolean pageDone = false;
+            boolean bounded = false;
+            c.assign(tps);
+            c.seek(tp, offset);
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            scan:
+            while (c.position(tp) < endOffset) {
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
+                    if (r.offset() >= endOffset) {
+                        break scan;
+                    }
+                    long seq = Seq.fromOffset(r.offset());
+                    Draft draft = ObservationCodec.decode(r);
+                    boolean matches = filter.matches(draft.served(monitorId, seq, false));
+                    examined++;
+                    if (pageDone) {
+                        examinedAfterPage++;
+                    }
+                    if (matches) {
+                        matched++;
+                        if (!pageDone) {
+                            entries.add(new Entry(seq, draft));
+                        }
+                    }
+                    if (!pageDone && (entries.size() >= limit || examined >= SCAN_LIMIT)) {
+                        pageDone = true;
+                        next = seq + 1;
+                        if (!count) {
+                            break scan;
+                        }
+                    }
+                    if (pageDone && examinedAfterPage >= SCAN_LIMIT) {
+                        bounded = seq < b.head();
+                        break scan;
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new ServerFault("reading " + tp + " did not reach its end offset in time", null);
+                }
+            }
+            if (pageDone && next > b.head()) {
+                next = b.head() + 1;
+            }
+            return new Page(entries, next, b, matched, bounded);
+        });
+    }
+
+    private <T> T withConsumer(Function<KafkaConsumer<byte[], byte[]>, T> work) {
+        KafkaConsumer<byte[], byte[]> c = borrow();
+        try {
+            return work.apply(c);
+        } catch (org.apache.kafka.common.KafkaException e) {
+            throw new ServerFault("reading from Kafka failed: " + e, e);
+        } finally {
+            idle.add(c);
+        }
+    }
+
+    private KafkaConsumer<byte[], byte[]> borrow() {
+        KafkaConsumer<byte[], byte[]> c = idle.poll();
+        if (c != null) {
+            return c;
+        }
+        if (created.incrementAndGet() <= size) {
+            c = factory.apply("mp-reader-" + created.get());
+            synchronized (all) {
+                all.add(c);
+            }
+            return c;
+        }
+        try {
+            c = idle.poll(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (c == null) {
+            throw new ServerFault("no log reader became free in time", null);
+        }
+        return c;
+    }
+
+    @Override
+    public void close() {
+        synchronized (all) {
+            all.forEach(c -> c.close(Duration.ofSeconds(2)));
+        }
+    }
+}

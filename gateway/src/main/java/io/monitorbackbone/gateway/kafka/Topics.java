@@ -1,0 +1,24 @@
+package io.monitorbackbone.gateway.kafka;
+
+/** Topic names; the monitors' logs are one single-partition topic each. */
+public final class Topics {
+    public static final String MONITORS = "mp.monitors";
+    public static final String SUBSCRIPTIONS = "mp.subscriptions";
+    public static final String CURSORS = "mp.cursors";
+    public static final String OBS_PREFIX = "mp.obs.";
+
+    private Topics() {
+    }
+
+    public static String obs(String monitorId) {
+        return OBS_PREFIX + monitorId;
+    }
+
+    public static boolean isObs(String topic) {
+        return topic.startsWith(OBS_PREFIX);
+    }
+
+    public static String monitorOf(String obsTopic) {
+        return obsTopic.substring(OBS_PREFIX.length());
+    }
+}

@@ -1,0 +1,43 @@
+package io.monitorbackbone.gateway.service;
+
+import io.monitorbackbone.protocol.Json;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.List;
+
+/** What {@code GET /mp/v0/discover} says: the protocol version, what this server does, and its bounds. */
+public final class Discover {
+    private Discover() {
+    }
+
+    public static ObjectNode document() {
+        ObjectNode d = Json.object();
+        d.set("supportedVersions", Json.array(List.of("0.1")));
+        d.put("protocol", "monitor-protocol");
+        ObjectNode caps = d.putObject("capabilities");
+        ObjectNode monitors = caps.putObject("monitors");
+        monitors.put("listChanged", false);
+        monitors.put("publish", true);
+        ObjectNode feeds = caps.putObject("feeds");
+        feeds.put("pull", true);
+        feeds.put("http", false);
+        feeds.put("mcp", false);
+        feeds.put("sse", false);
+        caps.putObject("leases").put("delivery_count_limit", Limits.DELIVERY_COUNT_LIMIT);
+        caps.putObject("extensions").putObject("ai.mentu/monitors").put("version", "0.1");
+        ObjectNode limits = d.putObject("limits");
+        limits.put("max_limit", Limits.MAX_LIMIT);
+        limits.put("default_limit", Limits.DEFAULT_LIMIT);
+        limits.put("max_wait_seconds", Limits.MAX_WAIT_SECONDS);
+        limits.put("retire_after_mute_seconds_default", Limits.RETIRE_AFTER_MUTE_SECONDS_DEFAULT);
+        limits.put("max_body_bytes", 1_048_576);
+        limits.put("seq_scope", "monitor");
+        ObjectNode info = d.putObject("serverInfo");
+        info.put("name", "monitor-backbone");
+        info.put("version", "0.1");
+        info.put("implementation", "monitor-backbone");
+        d.put("ttlMs", 3_600_000);
+        d.put("cacheScope", "public");
+        return d;
+    }
+}

@@ -1,0 +1,165 @@
+package io.monitorbackbone.gateway.service;
+
+import io.monitorbackbone.gateway.ServerFault;
+import io.monitorbackbone.gateway.kafka.Catalog;
+import io.monitorbackbone.gateway.kafka.KafkaRuntime;
+import io.monitorbackbone.gateway.kafka.LogReader;
+import io.monitorbackbone.gateway.kafka.LogWriter;
+import io.monitorbackbone.gateway.kafka.Topics;
+import io.monitorbackbone.protocol.Cursor;
+import io.monitorbackbone.protocol.Draft;
+import io.monitorbackbone.protocol.ErrorCode;
+import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.Monitor;
+import io.monitorbackbone.protocol.MonitorDefinitions;
+import io.monitorbackbone.protocol.ProtocolException;
+import io.monitorbackbone.protocol.ProtocolRows;
+import io.monitorbackbone.protocol.States;
+import io.monitorbackbone.protocol.Subscription;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** Monitors: create, list, get, and their state. */
+public final class MonitorService {
+    private final KafkaRuntime kafka;
+    private final Catalog catalog;
+    private final LogReader reader;
+    private final LogWriter writer;
+    private final Optional<String> registrationToken;
+    private final Clock clock;
+
+    public MonitorService(KafkaRuntime kafka, Catalog catalog, LogReader reader, LogWriter writer,
+                          Optional<String> registrationToken, Clock clock) {
+        this.kafka = kafka;
+        this.catalog = catalog;
+        this.reader = reader;
+        this.writer = writer;
+        this.registrationToken = registrationToken;
+        this.clock = clock;
+    }
+
+    public Reply create(ObjectNode body, String bearer) {
+        String id = MonitorDefinitions.requestedId(body);
+        boolean attested = registrationToken.isPresent();
+        if (attested) {
+            String offered = bearer != null ? bearer : Json.text(body, "registration_token");
+            if (offered == null || !MessageDigest.isEqual(offered.getBytes(StandardCharsets.UTF_8),
+                    registrationToken.get().getBytes(StandardCharsets.UTF_8))) {
+                throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "creating a monitor requires the registration token on this server");
+            }
+        }
+        Instant now = clock.instant();
+        MonitorDefinitions.Created created = MonitorDefinitions.create(id, body, now, attested);
+        createLog(id);
+        Monitor monitor = created.monitor();
+        writer.put(Topics.MONITORS, id, monitor);
+        catalog.apply(monitor);
+
+        ObjectNode served = monitor.served(0, Limits.forMonitor(1));
+        Draft row = ProtocolRows.configured(monitor, served, "create", null, null,
+                Json.text(body, "rule"), Json.text(body, "reason"), true, now);
+        long seq = writer.append(id, row);
+        served.put("head", seq);
+
+        ObjectNode reply = Json.object();
+        reply.set("monitor", served);
+        reply.put("owner_token", created.ownerToken());
+        if (created.subscribeToken() != null) {
+            reply.put("subscribe_token", created.subscribeToken());
+        }
+        reply.put("notice", "the tokens are shown once");
+        return Reply.of(201, reply);
+    }
+
+    /** The monitor's log is a topic of its own; whether the id is free is Kafka's answer, not a local guess. */
+    private void createLog(String id) {
+        try {
+            kafka.admin().createTopics(List.of(kafka.monitorLogTopic(id))).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof TopicExistsException) {
+                throw ProtocolException.of(ErrorCode.DUPLICATE, "monitor exists; use /update").with("id", id);
+            }
+            if (e.getCause() instanceof InvalidTopicException) {
+                // The id is valid, so Kafka refused it for colliding with a topic that differs only in '.' versus '_'.
+                throw ProtocolException.of(ErrorCode.DUPLICATE,
+                        "monitor id collides with an existing one that differs only in '.' and '_'").with("id", id);
+            }
+            throw new ServerFault("Kafka could not create the monitor's log: " + e.getCause(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ServerFault("interrupted while creating the monitor's log", e);
+        } catch (TimeoutException e) {
+            throw new ServerFault("Kafka did not create the monitor's log in time", e);
+        }
+    }
+
+    public Reply list(String bearer) {
+        List<Monitor> visible = catalog.monitors().stream()
+                .filter(m -> m.visibleTo(bearer))
+                .sorted(Comparator.comparing(Monitor::created).thenComparing(Monitor::id))
+                .toList();
+        Map<String, LogReader.Bounds> bounds = reader.bounds(visible.stream().map(Monitor::id).toList());
+        ArrayNode monitors = Json.MAPPER.createArrayNode();
+        for (Monitor m : visible) {
+            LogReader.Bounds b = bounds.get(m.id());
+            monitors.add(m.served(b.head(), Limits.forMonitor(b.floor())));
+        }
+        ObjectNode reply = Json.object();
+        reply.set("monitors", monitors);
+        reply.put("ttlMs", 60000);
+        reply.put("cacheScope", "private");
+        return Reply.of(200, reply);
+    }
+
+    public Reply get(String id, String bearer) {
+        Monitor m = visible(id, bearer);
+        LogReader.Bounds b = reader.bounds(id);
+        return Reply.of(200, m.served(b.head(), Limits.forMonitor(b.floor())));
+    }
+
+    public Reply state(String id, String bearer) {
+        Monitor m = visible(id, bearer);
+        LogReader.Bounds b = reader.bounds(id);
+        int active = 0;
+        long delivered = 0;
+        Instant lastPull = null;
+        for (Subscription s : catalog.subscriptionsOf(id)) {
+            Cursor c = catalog.cursor(s.id());
+            if (c != null) {
+                delivered += c.deliveredCount();
+            }
+            if (!s.active()) {
+                continue;
+            }
+            active++;
+            Instant pulled = c == null ? null : io.monitorbackbone.protocol.Times.parseOrNull(c.lastPull());
+            if (pulled != null && (lastPull == null || pulled.isAfter(lastPull))) {
+                lastPull = pulled;
+            }
+        }
+        States.Context context = new States.Context(b.head(), b.floor(), active, delivered, lastPull, clock.instant());
+        return Reply.of(200, States.render(m, catalog.log(id).aggregate(), context));
+    }
+
+    Monitor visible(String id, String bearer) {
+        Monitor m = catalog.monitor(id);
+        if (m == null || !m.visibleTo(bearer)) {
+            throw ProtocolException.of(ErrorCode.NOT_FOUND, "monitor not found");
+        }
+        return m;
+    }
+}

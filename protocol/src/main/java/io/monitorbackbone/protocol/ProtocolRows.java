@@ -1,0 +1,92 @@
+package io.monitorbackbone.protocol;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.TreeMap;
+
+/**
+ * The observations the server writes about itself ({@code ai.mentu.monitor.*}). Their fields sit in
+ * {@code data.payload}. They obey the provenance ceiling like any publish: a name the caller chose never earns a
+ * {@code human} origin, and no row claims {@code human_verified}.
+ */
+public final class ProtocolRows {
+    public static final String GUARD = "system:guard";
+
+    private ProtocolRows() {
+    }
+
+    /**
+     * @param humanVouched the request proved it comes from the monitor's human owner: an attested monitor and its owner
+     *                     token. Only then may a {@code human:} actor keep the human origin.
+     */
+    public static Draft row(Monitor monitor, String type, String actor, String subject, ObjectNode payload,
+                            boolean humanVouched, Instant now) {
+        String origin = Provenance.inferOrigin(actor);
+        if ("human".equals(origin) && !humanVouched) {
+            origin = "agent";
+        }
+        String verification = Provenance.defaultVerification(origin);
+        ObjectNode data = Json.object();
+        data.set("payload", payload);
+        ObjectNode tags = Json.object();
+        tags.put("monitor", monitor.id());
+        data.set("tags", tags);
+        ObjectNode provenance = Json.object();
+        provenance.put("origin", origin);
+        provenance.put("tier", "measured");
+        provenance.put("verification", verification);
+        provenance.put("actor", actor);
+        provenance.putNull("on_behalf_of");
+        provenance.put("attested", monitor.attested());
+        provenance.put("source_ref", subject);
+        provenance.putNull("rule");
+        provenance.set("wasDerivedFrom", Json.MAPPER.createArrayNode());
+        provenance.put("wasAttributedTo", actor);
+        provenance.putNull("supersedes");
+        data.set("provenance", provenance);
+        return new Draft(type, subject, Times.format(now), "measured", origin, verification, monitor.horizon(), actor, data);
+    }
+
+    public static Draft configured(Monitor after, ObjectNode servedAfter, String action, String beforeDigest, JsonNode diff,
+                                   String rule, String reason, boolean ownerVouched, Instant now) {
+        ObjectNode payload = Json.object();
+        payload.put("action", action);
+        payload.put("before_digest", beforeDigest);
+        payload.set("after", servedAfter);
+        payload.set("diff", diff == null ? Json.MAPPER.nullNode() : diff);
+        payload.put("rule", rule);
+        payload.put("reason", reason);
+        payload.put("actor", after.owner());
+        return row(after, Vocabulary.CONFIGURED, after.owner(), null, payload,
+                ownerVouched && after.attested() && after.ownerIsHuman(), now);
+    }
+
+    /** A refused publish, kept as evidence with the raw request body. */
+    public static Draft rejected(Monitor monitor, ProtocolException refusal, JsonNode raw, String actor, String subject, Instant now) {
+        ObjectNode payload = Json.object();
+        payload.put("code", refusal.code().name());
+        payload.put("reason", refusal.getMessage());
+        payload.set("raw", raw);
+        payload.put("actor", actor);
+        return row(monitor, Vocabulary.REJECTED, GUARD, subject, payload, false, now);
+    }
+
+    /** SHA-256 hex of a served monitor with its top-level keys sorted: what a configuration change started from. */
+    public static String digest(ObjectNode servedMonitor) {
+        TreeMap<String, JsonNode> sorted = new TreeMap<>();
+        servedMonitor.fields().forEachRemaining(e -> sorted.put(e.getKey(), e.getValue()));
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(
+                    Json.MAPPER.writeValueAsString(sorted).getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash);
+        } catch (NoSuchAlgorithmException | com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

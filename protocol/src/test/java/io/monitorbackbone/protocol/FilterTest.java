@@ -1,0 +1,57 @@
+package io.monitorbackbone.protocol;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FilterTest {
+    private static final ObjectNode OBSERVATION = Publications.resolve(PublicationsTest.monitor("human:alice"),
+            PublicationsTest.body("{\"type\":\"demo.build.finished\",\"subject\":\"build-1\",\"actor\":\"probe:ci\",\"data\":{\"status\":\"Failed\"},\"tags\":{\"branch\":\"main\"}}"),
+            Instant.parse("2026-11-29T18:00:00Z")).served("w-1", 5, false);
+
+    static Filter filter(String json) {
+        return Filter.parse(Json.read(json.getBytes()), null);
+    }
+
+    @Test
+    void keysAndValuesOrFiltersOr() {
+        assertThat(filter("{\"types\":[\"demo.*\"],\"actors\":[\"probe:ci\"]}").matches(OBSERVATION)).isTrue();
+        assertThat(filter("{\"types\":[\"demo.*\"],\"actors\":[\"agent:x\"]}").matches(OBSERVATION)).isFalse();
+        assertThat(filter("{\"subjects\":[\"other\",\"build-1\"]}").matches(OBSERVATION)).isTrue();
+        assertThat(filter("[{\"subjects\":[\"other\"]},{\"tiers\":[\"measured\"]}]").matches(OBSERVATION)).isTrue();
+        assertThat(filter("{}").matches(OBSERVATION)).isTrue();
+    }
+
+    @Test
+    void textTagsAndTimeNarrow() {
+        assertThat(filter("{\"text\":\"FAILED\"}").matches(OBSERVATION)).isTrue();
+        assertThat(filter("{\"#branch\":[\"main\"]}").matches(OBSERVATION)).isTrue();
+        assertThat(filter("{\"#branch\":[\"dev\"]}").matches(OBSERVATION)).isFalse();
+        assertThat(filter("{\"since\":\"2026-11-29T19:00:00+01:00\"}").matches(OBSERVATION)).isTrue();
+        assertThat(filter("{\"until\":\"2026-11-29T17:59:59Z\"}").matches(OBSERVATION)).isFalse();
+    }
+
+    @Test
+    void andOnlyNarrows() {
+        Filter stored = filter("{\"types\":[\"demo.*\"]}");
+        assertThat(stored.and(filter("{\"types\":[\"demo.build.finished\"]}")).matches(OBSERVATION)).isTrue();
+        assertThat(stored.and(filter("{\"types\":[\"other.thing\"]}")).matches(OBSERVATION)).isFalse();
+        assertThat(filter("{\"types\":[\"other.*\"]}").and(filter("{\"types\":[\"demo.*\"]}")).matches(OBSERVATION)).isFalse();
+    }
+
+    @Test
+    void anUnknownKeyOrTypeIsRefusedWithWhatIsKnown() {
+        assertThatThrownBy(() -> filter("{\"typo\":1}"))
+                .isInstanceOfSatisfying(ProtocolException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_FILTER);
+                    assertThat(e.toJson().get("known_keys").toString()).contains("types", "#<tag>");
+                });
+        assertThatThrownBy(() -> Filter.parse(Json.read("{\"types\":[\"nope.never\"]}".getBytes()), List.of("demo.note")))
+                .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.toJson().get("known_types").toString()).contains("demo.note"));
+    }
+}
