@@ -1,0 +1,74 @@
+package io.monitorbackbone.gateway;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.testsupport.Http;
+import io.monitorbackbone.testsupport.ServerProcess;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The server as `./mp serve` runs it, with its own embedded broker on a data directory, killed with SIGKILL after
+ * acknowledged writes and started again on the same data.
+ */
+class CrashRecoveryIT {
+
+    @Test
+    void killNineLosesNothingThatWasAcknowledged(@TempDir Path data) {
+        try (ServerProcess server = ServerProcess.builder().env("MP_DATA", data.toString()).start()) {
+            Walk walk = new Walk(new Http(server.baseUri()));
+            Walk.Monitor m = walk.createMonitor("crash");
+            List<Long> seqs = new ArrayList<>(List.of(walk.publish(m, "s-1"), walk.publish(m, "s-2"), walk.publish(m, "s-3")));
+            Walk.Reader reader = walk.subscribe(m, "agent:survivor");
+            JsonNode delivered = walk.pull(reader, "").json();
+            assertThat(delivered.get("observations")).hasSize(5);
+            walk.ack(reader, 3);
+
+            server.kill9();
+            server.restart();
+
+            Http http = new Http(server.baseUri());
+            JsonNode replay = walk.pull(reader, "?cursor=1").json();
+            assertThat(replay.get("observations")).extracting(o -> o.get("id").asText())
+                    .containsExactly("1", "2", "3", "4", "5");
+            assertThat(replay.get("observations")).extracting(o -> o.path("subject").asText())
+                    .containsSubsequence("s-1", "s-2", "s-3");
+            assertThat(seqs).containsExactly(2L, 3L, 4L);
+
+            JsonNode again = walk.pull(reader, "").json();
+            assertThat(again.get("cursor").asLong()).isEqualTo(3);
+            assertThat(again.get("observations")).extracting(o -> o.get("id").asText()).containsExactly("3", "4", "5");
+            again.get("observations").forEach(o -> assertThat(o.get("redelivered").asBoolean()).as("unacked comes back as a redelivery").isTrue());
+
+            assertThat(walk.publish(m, "after-restart")).isEqualTo(6);
+            assertThat(http.get("/mp/v0/monitors/crash", null).json().get("head").asLong()).isEqualTo(6);
+            assertThat(Files.isDirectory(data.resolve("kafka").resolve("mp.obs.crash-0"))).isTrue();
+        }
+    }
+
+    @Test
+    void aCleanStopAndStartKeepsEverything(@TempDir Path data) {
+        try (ServerProcess server = ServerProcess.builder().env("MP_DATA", data.toString()).start()) {
+            Walk walk = new Walk(new Http(server.baseUri()));
+            Walk.Monitor m = walk.createMonitor("clean");
+            walk.publish(m, "kept");
+            Walk.Reader reader = walk.subscribe(m, "agent:kept");
+            walk.ack(reader, 3);
+
+            int exit = server.stop();
+            server.restart();
+
+            assertThat(exit).as("exit status of a SIGTERM stop").isIn(0, 130, 143);
+            JsonNode pulled = walk.pull(reader, "").json();
+            assertThat(pulled.get("cursor").asLong()).isEqualTo(3);
+            assertThat(pulled.get("observations")).extracting(o -> o.get("id").asText()).containsExactly("3");
+            assertThat(walk.publish(m, "still-mine")).isEqualTo(4);
+        }
+    }
+}

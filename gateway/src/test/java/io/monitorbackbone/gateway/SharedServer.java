@@ -1,0 +1,28 @@
+package io.monitorbackbone.gateway;
+
+import io.monitorbackbone.testsupport.Http;
+import io.monitorbackbone.testsupport.ServerProcess;
+import io.monitorbackbone.testsupport.TestKafka;
+
+/** One gateway process per test JVM, on the JVM's one test broker; stopped when the JVM exits. */
+final class SharedServer {
+    private static ServerProcess server;
+
+    private SharedServer() {
+    }
+
+    static synchronized Http http() {
+        if (server == null) {
+            server = ServerProcess.builder()
+                    .env("KAFKA_BOOTSTRAP_SERVERS", TestKafka.bootstrapServers())
+                    .start();
+            Runtime.getRuntime().addShutdownHook(new Thread(server::close, "shared-server-stop"));
+        }
+        return new Http(server.baseUri());
+    }
+
+    /** A monitor id no other test on the shared broker uses. */
+    static String uniqueId(String prefix) {
+        return prefix + "-" + Long.toHexString(System.nanoTime());
+    }
+}

@@ -1,0 +1,275 @@
+package io.monitorbackbone.testsupport;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.awaitility.core.ConditionTimeoutException;
+
+/** The packaged gateway running as a separate OS process, so tests can kill it the way an operator's machine would. */
+public final class ServerProcess implements AutoCloseable {
+
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
+    private static final String READY_PATH = "/mp/v0/discover";
+    private static final List<String> JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    private static final HttpClient PROBE = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .build();
+
+    private final Path jar;
+    private final Map<String, String> env;
+    private final int port;
+    private final int kafkaPort;
+    private final Path logFile;
+    private volatile Process process;
+
+    private ServerProcess(Path jar, Map<String, String> env, int port, int kafkaPort, Path logFile) {
+        this.jar = jar;
+        this.env = env;
+        this.port = port;
+        this.kafkaPort = kafkaPort;
+        this.logFile = logFile;
+        // A test JVM that exits must not leave servers holding ports and data directories.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            Process current = process;
+            if (current != null) {
+                current.destroyForcibly();
+            }
+        }, "server-process-" + port + "-kill"));
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public URI baseUri() {
+        return URI.create("http://127.0.0.1:" + port);
+    }
+
+    public int port() {
+        return port;
+    }
+
+    /** The port of the server's own embedded broker. */
+    public int kafkaPort() {
+        if (kafkaPort == 0) {
+            throw new IllegalStateException("this server uses the broker at " + env.get("KAFKA_BOOTSTRAP_SERVERS") + ", not its own");
+        }
+        return kafkaPort;
+    }
+
+    public boolean isAlive() {
+        return process != null && process.isAlive();
+    }
+
+    public synchronized void kill9() {
+        destroyForcibly();
+    }
+
+    /** SIGTERM, then SIGKILL if the server is still there after 30 s; returns the exit code. */
+    public synchronized int stop() {
+        process.destroy();
+        if (!waitFor(process, STOP_TIMEOUT)) {
+            destroyForcibly();
+        }
+        return process.exitValue();
+    }
+
+    /** Starts the server again with the same environment, ports and data, after {@link #stop} or {@link #kill9}. */
+    public synchronized ServerProcess restart() {
+        if (isAlive()) {
+            throw new IllegalStateException("the server on port " + port + " is still running");
+        }
+        appendToLog("\n---- restarted by the test at " + Instant.now() + " ----\n");
+        launch();
+        return this;
+    }
+
+    public String log() {
+        try {
+            // Not Files.readString: a child killed mid-write can leave a broken UTF-8 sequence.
+            return new String(Files.readAllBytes(logFile), UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public Path logFile() {
+        return logFile;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (isAlive()) {
+            stop();
+        }
+    }
+
+    private void launch() {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(JVM_OPTIONS);
+        command.addAll(List.of("-jar", jar.toString()));
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
+        // Only what the test chose: a KAFKA_BOOTSTRAP_SERVERS meant for the test JVM would silently redirect the server.
+        builder.environment().keySet().removeIf(name -> name.startsWith("MP_") || name.equals("KAFKA_BOOTSTRAP_SERVERS"));
+        builder.environment().putAll(env);
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + command, e);
+        }
+        awaitReady();
+    }
+
+    private void awaitReady() {
+        try {
+            await().atMost(READY_TIMEOUT)
+                    .pollInterval(Duration.ofMillis(200))
+                    .pollInSameThread()
+                    .until(this::answers);
+        } catch (ConditionTimeoutException e) {
+            destroyForcibly();
+            throw new IllegalStateException(failure("did not answer GET " + READY_PATH + " with 200 within " + READY_TIMEOUT.toSeconds() + " s"), e);
+        } catch (ServerExited e) {
+            throw new IllegalStateException(failure(e.getMessage()));
+        }
+    }
+
+    private boolean answers() {
+        if (!process.isAlive()) {
+            throw new ServerExited("exited with code " + process.exitValue() + " before answering");
+        }
+        HttpRequest request = HttpRequest.newBuilder(baseUri().resolve(READY_PATH)).timeout(Duration.ofSeconds(2)).GET().build();
+        try {
+            return PROBE.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the server", e);
+        }
+    }
+
+    private String failure(String what) {
+        List<String> lines = log().lines().toList();
+        String tail = String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+        return "the server (" + jar + ", port " + port + ") " + what + "\n---- end of " + logFile + " ----\n" + tail;
+    }
+
+    private synchronized void destroyForcibly() {
+        if (process != null) {
+            process.destroyForcibly();
+            waitFor(process, STOP_TIMEOUT);
+        }
+    }
+
+    private void appendToLog(String text) {
+        try {
+            Files.writeString(logFile, text, StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static boolean waitFor(Process process, Duration timeout) {
+        try {
+            return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the server to exit", e);
+        }
+    }
+
+    private static final class ServerExited extends RuntimeException {
+        ServerExited(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    public static final class Builder {
+
+        private Path jar;
+        private final Map<String, String> env = new LinkedHashMap<>();
+        private int port;
+        private int kafkaPort;
+
+        private Builder() {
+        }
+
+        /** Defaults to the system property {@code mp.app.jar}. */
+        public Builder jar(Path jar) {
+            this.jar = jar;
+            return this;
+        }
+
+        public Builder env(String name, String value) {
+            env.put(name, value);
+            return this;
+        }
+
+        /** Passed as {@code MP_PORT}; defaults to a free port. */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
+
+        /** Passed as {@code MP_KAFKA_PORT}; defaults to a free port unless {@code KAFKA_BOOTSTRAP_SERVERS} is set. */
+        public Builder kafkaPort(int kafkaPort) {
+            this.kafkaPort = kafkaPort;
+            return this;
+        }
+
+        /** Launches the server and returns once it answers. */
+        public ServerProcess start() {
+            Path app = jar != null ? jar : defaultJar();
+            if (!Files.isRegularFile(app)) {
+                throw new IllegalStateException("no application jar at " + app.toAbsolutePath() + ": package the gateway first");
+            }
+            int httpPort = port != 0 ? port : FreePorts.next();
+            int brokerPort = kafkaPort != 0 || env.containsKey("KAFKA_BOOTSTRAP_SERVERS") ? kafkaPort : FreePorts.next();
+            Map<String, String> all = new LinkedHashMap<>(env);
+            all.put("MP_PORT", String.valueOf(httpPort));
+            if (brokerPort != 0) {
+                all.put("MP_KAFKA_PORT", String.valueOf(brokerPort));
+            }
+            Path logFile;
+            try {
+                logFile = Files.createTempFile(BuildDir.resolve("server-logs"), "server-" + httpPort + "-", ".log");
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            ServerProcess server = new ServerProcess(app, Map.copyOf(all), httpPort, brokerPort, logFile);
+            server.launch();
+            return server;
+        }
+
+        private static Path defaultJar() {
+            String property = System.getProperty("mp.app.jar");
+            if (property == null) {
+                throw new IllegalStateException("set the system property mp.app.jar or call jar(Path)");
+            }
+            return Path.of(property);
+        }
+    }
+}
