@@ -35,14 +35,16 @@ public final class ServerProcess implements AutoCloseable {
             .build();
 
     private final Path jar;
+    private final List<String> launcher;
     private final Map<String, String> env;
     private final int port;
     private final int kafkaPort;
     private final Path logFile;
     private volatile Process process;
 
-    private ServerProcess(Path jar, Map<String, String> env, int port, int kafkaPort, Path logFile) {
+    private ServerProcess(Path jar, List<String> launcher, Map<String, String> env, int port, int kafkaPort, Path logFile) {
         this.jar = jar;
+        this.launcher = launcher;
         this.env = env;
         this.port = port;
         this.kafkaPort = kafkaPort;
@@ -116,6 +118,24 @@ public final class ServerProcess implements AutoCloseable {
         return logFile;
     }
 
+    /** SIGINT, what Ctrl-C sends; returns the exit status once the process has ended. */
+    public synchronized int interrupt() {
+        Process current = process;
+        try {
+            new ProcessBuilder("kill", "-INT", String.valueOf(current.pid())).inheritIO().start().waitFor();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        if (!waitFor(current, STOP_TIMEOUT)) {
+            destroyForcibly();
+            throw new AssertionError("the server did not stop within " + STOP_TIMEOUT + " of SIGINT");
+        }
+        return current.exitValue();
+    }
+
     @Override
     public synchronized void close() {
         if (isAlive()) {
@@ -125,15 +145,22 @@ public final class ServerProcess implements AutoCloseable {
 
     private void launch() {
         List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(JVM_OPTIONS);
-        command.addAll(List.of("-jar", jar.toString()));
+        if (launcher != null) {
+            command.addAll(launcher);
+        } else {
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(JVM_OPTIONS);
+            command.addAll(List.of("-jar", jar.toString()));
+        }
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
         // Only what the test chose: a KAFKA_BOOTSTRAP_SERVERS meant for the test JVM would silently redirect the server.
         builder.environment().keySet().removeIf(name -> name.startsWith("MP_") || name.equals("KAFKA_BOOTSTRAP_SERVERS"));
         builder.environment().putAll(env);
+        if (launcher != null) {
+            builder.environment().put("MP_JAVA_OPTS", String.join(" ", JVM_OPTIONS));
+        }
         try {
             process = builder.start();
         } catch (IOException e) {
@@ -210,6 +237,7 @@ public final class ServerProcess implements AutoCloseable {
     public static final class Builder {
 
         private Path jar;
+        private List<String> launcher;
         private final Map<String, String> env = new LinkedHashMap<>();
         private int port;
         private int kafkaPort;
@@ -220,6 +248,15 @@ public final class ServerProcess implements AutoCloseable {
         /** Defaults to the system property {@code mp.app.jar}. */
         public Builder jar(Path jar) {
             this.jar = jar;
+            return this;
+        }
+
+        /**
+         * Runs this command (e.g. {@code ./mp serve --port N}) instead of {@code java -jar}; it must exec the server so
+         * that signals reach it. The environment is the same.
+         */
+        public Builder launcher(List<String> command) {
+            this.launcher = List.copyOf(command);
             return this;
         }
 
@@ -243,7 +280,7 @@ public final class ServerProcess implements AutoCloseable {
         /** Launches the server and returns once it answers. */
         public ServerProcess start() {
             Path app = jar != null ? jar : defaultJar();
-            if (!Files.isRegularFile(app)) {
+            if (launcher == null && !Files.isRegularFile(app)) {
                 throw new IllegalStateException("no application jar at " + app.toAbsolutePath() + ": package the gateway first");
             }
             int httpPort = port != 0 ? port : FreePorts.next();
@@ -259,7 +296,7 @@ public final class ServerProcess implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            ServerProcess server = new ServerProcess(app, Map.copyOf(all), httpPort, brokerPort, logFile);
+            ServerProcess server = new ServerProcess(app, launcher, Map.copyOf(all), httpPort, brokerPort, logFile);
             server.launch();
             return server;
         }
