@@ -1,31 +1,37 @@
 package io.monitorbackbone.protocol;
 
-/** The protocol's error kinds and the one table that maps them to HTTP statuses. */
+/** The protocol's error kinds and the one table that maps them to HTTP statuses and JSON-RPC error codes. */
 public enum ErrorCode {
-    INVALID_FILTER(400),
-    UNKNOWN_VOCABULARY(400),
-    TIER_NOT_ASSERTABLE(400),
-    INVALID(400),
-    UNAUTHORIZED(401),
-    CAPABILITY_MISSING(403),
-    PROVENANCE_CEILING(403),
-    ORIGIN_REFUSED(403),
-    NOT_FOUND(404),
-    DUPLICATE(409),
-    CURSOR_BACKWARDS(409),
-    LEASE_HELD(409),
-    LEASE_LOST(409),
-    EVIDENCE_REQUIRED(409),
-    UNAVAILABLE(409),
-    DEAD_LETTERED(409),
-    CURSOR_EXPIRED(410),
-    TOO_LARGE(413),
-    OVER_BUDGET(429);
+    INVALID_FILTER(400, -32000),
+    UNKNOWN_VOCABULARY(400, -32001),
+    TIER_NOT_ASSERTABLE(400, -32002),
+    INVALID(400, -32003),
+    UNAUTHORIZED(401, -32005),
+    CAPABILITY_MISSING(403, -32004),
+    PROVENANCE_CEILING(403, -32014),
+    ORIGIN_REFUSED(403, -32015),
+    NOT_FOUND(404, -32006),
+    DUPLICATE(409, -32007),
+    CURSOR_BACKWARDS(409, -32008),
+    LEASE_HELD(409, -32010),
+    LEASE_LOST(409, -32011),
+    EVIDENCE_REQUIRED(409, -32012),
+    UNAVAILABLE(409, -32017),
+    DEAD_LETTERED(409, -32018),
+    CURSOR_EXPIRED(410, -32009),
+    TOO_LARGE(413, -32016),
+    OVER_BUDGET(429, -32013);
 
     private final int status;
+    private final int rpcCode;
 
-    ErrorCode(int status) {
+    ErrorCode(int status, int rpcCode) {
         this.status = status;
+        this.rpcCode = rpcCode;
+    }
+
+    public int rpcCode() {
+        return rpcCode;
     }
 
     public int status() {

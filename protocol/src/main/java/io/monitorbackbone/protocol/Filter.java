@@ -47,6 +47,7 @@ public final class Filter {
     /** The types a filter may name: protocol types, the monitor's declared types and the types its log has carried. */
     public static List<String> knownTypes(Collection<String> declared, Collection<String> seen) {
         TreeSet<String> all = new TreeSet<>(Vocabulary.PROTOCOL_TYPES);
+        all.addAll(Rules.TYPES);
         all.addAll(declared);
         all.addAll(seen);
         return List.copyOf(all);

@@ -15,7 +15,11 @@ import java.util.List;
 
 /** One configured mapper for the whole server, and the few tree helpers every layer needs. */
 public final class Json {
-    public static final ObjectMapper MAPPER = new ObjectMapper();
+    /** Deep enough for any real document, shallow enough that a stored body can be nested in a protocol row and written. */
+    public static final int MAX_NESTING = 200;
+    public static final ObjectMapper MAPPER = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
+            .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder().maxNestingDepth(MAX_NESTING).build())
+            .build());
 
     private Json() {
     }

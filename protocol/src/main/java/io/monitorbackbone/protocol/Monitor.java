@@ -65,10 +65,6 @@ public record Monitor(
         return owner != null && owner.startsWith("human:");
     }
 
-    public String eventSource() {
-        return "monitor:" + id;
-    }
-
     public ObjectNode served(long head, ObjectNode limits) {
         ObjectNode m = Json.object();
         m.put("id", id);

@@ -34,7 +34,93 @@ public final class MonitorDefinitions {
         return id.asText();
     }
 
+    /** The fields a definition has, validated and with every default applied. */
+    private record Fields(String name, String description, String owner, JsonNode source, JsonNode filter, String horizon,
+                          List<String> capabilities, JsonNode cadence, Long ttlSeconds, Long retireAfterMuteSeconds,
+                          JsonNode budget, String visibility, JsonNode rules, List<String> types, List<String> defaultGrant) {
+    }
+
+    /** What {@code update} may change; identity, owner, capabilities and tokens stay as created. */
+    public static final List<String> PATCHABLE = List.of("name", "description", "source", "filter", "horizon", "visibility",
+            "default_grant", "cadence", "ttl_seconds", "retire_after_mute_seconds", "budget", "rules", "types");
+
     public static Created create(String id, ObjectNode body, Instant now, boolean attested) {
+        Fields f = fields(id, body, attested);
+        String ownerToken = Tokens.mint();
+        boolean wantsSubscribeToken = "shared".equals(f.visibility()) || body.path("subscribe_token").asBoolean(false);
+        String subscribeToken = wantsSubscribeToken ? Tokens.mint() : null;
+        String at = Times.format(now);
+        Monitor monitor = new Monitor(id, f.name(), f.description(), 1, f.owner(), f.source(), f.filter(), f.horizon(),
+                f.capabilities(), f.cadence(), f.ttlSeconds(), f.retireAfterMuteSeconds(), f.budget(), f.visibility(), f.rules(),
+                f.types(), attested, f.defaultGrant(), at, at, false, false, Tokens.hash(ownerToken),
+                subscribeToken == null ? null : Tokens.hash(subscribeToken));
+        return new Created(monitor, ownerToken, subscribeToken);
+    }
+
+    /** Applies a patch: every key checked as on create, the version raised by one. */
+    public static Monitor update(Monitor current, JsonNode patch, Instant now) {
+        if (patch == null || patch.isNull()) {
+            patch = Json.object();
+        }
+        if (!patch.isObject()) {
+            throw ProtocolException.of(ErrorCode.INVALID, "patch must be an object of fields to change");
+        }
+        List<String> unknown = new java.util.ArrayList<>();
+        patch.fieldNames().forEachRemaining(k -> {
+            if (!PATCHABLE.contains(k)) {
+                unknown.add(k);
+            }
+        });
+        if (!unknown.isEmpty()) {
+            throw ProtocolException.of(ErrorCode.INVALID, "these fields cannot be patched: " + String.join(", ", unknown))
+                    .with("invalid", unknown).with("patchable", PATCHABLE);
+        }
+        ObjectNode merged = current.served(0, Json.object());
+        merged.setAll((ObjectNode) patch);
+        Fields f = fields(current.id(), merged, current.attested());
+        return new Monitor(current.id(), f.name(), f.description(), current.version() + 1, current.owner(), f.source(),
+                f.filter(), f.horizon(), current.capabilities(), f.cadence(), f.ttlSeconds(), f.retireAfterMuteSeconds(),
+                f.budget(), f.visibility(), f.rules(), f.types(), current.attested(), f.defaultGrant(), current.created(),
+                Times.format(now), current.paused(), current.retired(), current.ownerTokenHash(), current.subscribeTokenHash());
+    }
+
+    /** Pause, resume or retire. Retirement is final: a retired monitor takes no further configuration. */
+    public static Monitor transition(Monitor current, String action) {
+        if (current.retired()) {
+            throw ProtocolException.of(ErrorCode.UNAVAILABLE, "the monitor is retired; retirement is final")
+                    .with("live", java.util.Map.of("value", false, "reason", "retired"));
+        }
+        boolean paused = switch (action) {
+            case "pause" -> true;
+            case "resume" -> false;
+            case "retire" -> current.paused();
+            default -> throw new IllegalArgumentException(action);
+        };
+        return new Monitor(current.id(), current.name(), current.description(), current.version(), current.owner(),
+                current.source(), current.filter(), current.horizon(), current.capabilities(), current.cadence(),
+                current.ttlSeconds(), current.retireAfterMuteSeconds(), current.budget(), current.visibility(), current.rules(),
+                current.types(), current.attested(), current.defaultGrant(), current.created(), current.updated(), paused,
+                "retire".equals(action), current.ownerTokenHash(), current.subscribeTokenHash());
+    }
+
+    /** {@code {field: {before, after}}} for every served field that changed, {@code head} aside. */
+    public static ObjectNode diff(ObjectNode before, ObjectNode after) {
+        ObjectNode diff = Json.object();
+        java.util.Set<String> keys = new java.util.LinkedHashSet<>();
+        before.fieldNames().forEachRemaining(keys::add);
+        after.fieldNames().forEachRemaining(keys::add);
+        for (String k : keys) {
+            if (k.equals("head") || java.util.Objects.equals(before.get(k), after.get(k))) {
+                continue;
+            }
+            ObjectNode change = diff.putObject(k);
+            change.set("before", before.has(k) ? before.get(k) : Json.MAPPER.nullNode());
+            change.set("after", after.has(k) ? after.get(k) : Json.MAPPER.nullNode());
+        }
+        return diff;
+    }
+
+    private static Fields fields(String id, ObjectNode body, boolean attested) {
         String owner = optionalText(body, "owner", attested ? "human:owner" : "agent:owner");
         String name = optionalText(body, "name", id);
         String description = optionalText(body, "description", null);
@@ -65,11 +151,7 @@ public final class MonitorDefinitions {
             throw ProtocolException.of(ErrorCode.INVALID, "source.kind is required when source is given");
         }
 
-        JsonNode rules = body.get("rules");
-        if (rules == null || rules.isNull()) {
-            rules = Json.MAPPER.createArrayNode();
-        }
-        checkRules(rules);
+        JsonNode rules = Rules.normalize(body.get("rules"));
 
         List<String> badTypes = types.stream().filter(t -> !Vocabulary.TYPE.matcher(t).matches()).map(t -> "types:" + t).toList();
         if (!badTypes.isEmpty()) {
@@ -96,34 +178,16 @@ public final class MonitorDefinitions {
             ObjectNode c = Json.object();
             c.put("event_driven", true);
             cadence = c;
+        } else if (!cadence.isObject()) {
+            throw ProtocolException.of(ErrorCode.INVALID, "cadence must be an object");
         }
-
-        String ownerToken = Tokens.mint();
-        boolean wantsSubscribeToken = "shared".equals(visibility) || body.path("subscribe_token").asBoolean(false);
-        String subscribeToken = wantsSubscribeToken ? Tokens.mint() : null;
-        String at = Times.format(now);
-        Monitor monitor = new Monitor(id, name, description, 1, owner, source, filter, horizon, List.copyOf(capabilities),
-                cadence, optionalSeconds(body, "ttl_seconds"), optionalSeconds(body, "retire_after_mute_seconds"),
-                nullIfAbsent(body.get("budget")), visibility, rules, List.copyOf(types), attested, List.copyOf(defaultGrant),
-                at, at, false, false, Tokens.hash(ownerToken), subscribeToken == null ? null : Tokens.hash(subscribeToken));
-        return new Created(monitor, ownerToken, subscribeToken);
-    }
-
-    private static void checkRules(JsonNode rules) {
-        if (!rules.isArray()) {
-            throw ProtocolException.of(ErrorCode.INVALID, "rules must be an array");
+        JsonNode budget = nullIfAbsent(body.get("budget"));
+        if (!budget.isNull() && !budget.isObject()) {
+            throw ProtocolException.of(ErrorCode.INVALID, "budget must be an object or null");
         }
-        for (JsonNode rule : rules) {
-            String then = Json.text(rule, "then");
-            if (!rule.isObject() || !rule.hasNonNull("id") || then == null || !Vocabulary.RULE_THEN.matcher(then).matches()) {
-                throw ProtocolException.of(ErrorCode.UNKNOWN_VOCABULARY,
-                        "each rule needs an id and then: log | annotate | label | escalate:<sub> | run:<ref> | notify:human")
-                        .with("invalid", List.of("rules.then:" + then));
-            }
-            if (rule.has("when") && !rule.get("when").isNull()) {
-                Filter.parse(rule.get("when"), null);
-            }
-        }
+        return new Fields(name, description, owner, source, filter, horizon, List.copyOf(new java.util.LinkedHashSet<>(capabilities)),
+                cadence, optionalSeconds(body, "ttl_seconds"), optionalSeconds(body, "retire_after_mute_seconds"), budget,
+                visibility, rules, List.copyOf(types), List.copyOf(new java.util.LinkedHashSet<>(defaultGrant)));
     }
 
     private static String optionalText(ObjectNode body, String field, String fallback) {

@@ -53,6 +53,22 @@ public final class ProtocolRows {
         return new Draft(type, subject, Times.format(now), "measured", origin, verification, monitor.horizon(), actor, data);
     }
 
+    /**
+     * An observation the server derived from another by a mechanical rule: tier {@code derived}, the rule and the
+     * source observation named in provenance.
+     */
+    public static Draft derived(Monitor monitor, String type, String actor, String subject, ObjectNode payload, String rule,
+                                long fromSeq, Instant now) {
+        Draft d = row(monitor, type, actor, subject, payload, false, now);
+        ObjectNode provenance = (ObjectNode) d.data().get("provenance");
+        provenance.put("tier", "derived");
+        provenance.put("rule", rule);
+        ObjectNode from = provenance.withArray("wasDerivedFrom").addObject();
+        from.put("source", "monitor:" + monitor.id());
+        from.put("id", Long.toString(fromSeq));
+        return new Draft(d.type(), d.subject(), d.time(), "derived", d.origin(), d.verified(), d.horizon(), d.actor(), d.data());
+    }
+
     public static Draft configured(Monitor after, ObjectNode servedAfter, String action, String beforeDigest, JsonNode diff,
                                    String rule, String reason, boolean ownerVouched, Instant now) {
         ObjectNode payload = Json.object();

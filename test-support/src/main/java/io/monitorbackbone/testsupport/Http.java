@@ -41,6 +41,10 @@ public final class Http {
         this.base = base;
     }
 
+    public URI base() {
+        return base;
+    }
+
     public Response get(String path, String bearer) {
         return request("GET", path, null, headers(bearer, Map.of()));
     }

@@ -11,7 +11,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
+import io.monitorbackbone.gateway.Lifecycle;
+
 import java.util.HashSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.List;
 import java.util.Set;
 
@@ -25,8 +29,13 @@ public class Guard implements Handler<RoutingContext> {
     static final int MAX_BODY_BYTES = 1_048_576;
     private static final Set<String> LOOPBACK_NAMES = Set.of("localhost", "127.0.0.1", "::1", "[::1]");
 
+    private static final Pattern PUBLISH = Pattern.compile("^/mp/v0/monitors/([^/]+)/observations$");
+
     @Inject
     GatewayConfig config;
+
+    @Inject
+    Lifecycle lifecycle;
 
     @ConfigProperty(name = "quarkus.http.host")
     String listenHost;
@@ -69,7 +78,7 @@ public class Guard implements Handler<RoutingContext> {
         String length = request.getHeader("Content-Length");
         if (length != null && isOver(length)) {
             ctx.response().putHeader("Connection", "close");
-            Replies.error(ctx, tooLarge());
+            refuseTooLarge(ctx, Long.parseLong(length.trim()));
             return;
         }
         if (!request.path().equals(Routes.BASE) && !request.path().startsWith(Routes.BASE + "/")) {
@@ -77,6 +86,21 @@ public class Guard implements Handler<RoutingContext> {
             return;
         }
         ctx.next();
+    }
+
+    /** A refused publish is evidence even unread: the publish route records it when the owner sent it. */
+    void refuseTooLarge(RoutingContext ctx, long bytes) {
+        Matcher publish = PUBLISH.matcher(ctx.request().path());
+        if (ctx.request().method() != HttpMethod.POST || !publish.matches()) {
+            Replies.error(ctx, tooLarge());
+            return;
+        }
+        String monitor = publish.group(1);
+        String bearer = Routes.bearer(ctx);
+        io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
+        lifecycle.ready()
+                .thenApplyAsync(s -> s.publish().refuseTooLarge(monitor, bearer, tooLarge(), bytes), lifecycle.work())
+                .whenComplete((reply, failure) -> context.runOnContext(v -> Replies.failure(ctx, failure)));
     }
 
     static ProtocolException tooLarge() {

@@ -4,6 +4,7 @@ import io.monitorbackbone.gateway.Lifecycle;
 import io.monitorbackbone.gateway.service.Discover;
 import io.monitorbackbone.gateway.service.PullRequest;
 import io.monitorbackbone.gateway.service.Reply;
+import io.monitorbackbone.gateway.service.Rpc;
 import io.monitorbackbone.gateway.service.Services;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
@@ -11,7 +12,6 @@ import io.monitorbackbone.protocol.ProtocolException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
-import io.vertx.ext.web.handler.BodyHandler;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -38,7 +38,7 @@ public class Routes {
 
     void register(@Observes Router router) {
         router.route().order(-1000).handler(guard);
-        router.route(BASE + "/*").order(-900).handler(BodyHandler.create(false).setBodyLimit(Guard.MAX_BODY_BYTES));
+        router.route(BASE + "/*").order(-900).handler(new RawBody());
         router.route().failureHandler(this::failure);
         router.errorHandler(404, ctx -> Replies.error(ctx, unknownRoute(ctx)));
         router.errorHandler(405, ctx -> Replies.error(ctx, unknownRoute(ctx)));
@@ -47,6 +47,10 @@ public class Routes {
         router.post(BASE + "/monitors").handler(ctx -> call(ctx, s -> s.monitors().create(body(ctx), bearer(ctx))));
         router.get(BASE + "/monitors").handler(ctx -> call(ctx, s -> s.monitors().list(bearer(ctx))));
         router.get(BASE + "/monitors/:id").handler(ctx -> call(ctx, s -> s.monitors().get(id(ctx), bearer(ctx))));
+        for (String action : List.of("update", "pause", "resume", "retire")) {
+            router.post(BASE + "/monitors/:id/" + action)
+                    .handler(ctx -> call(ctx, s -> s.monitors().configure(id(ctx), action, body(ctx), bearer(ctx))));
+        }
         router.get(BASE + "/monitors/:id/state").handler(ctx -> call(ctx, s -> s.monitors().state(id(ctx), bearer(ctx))));
         router.post(BASE + "/monitors/:id/observations")
                 .handler(ctx -> call(ctx, s -> s.publish().publish(id(ctx), bearer(ctx), raw(ctx))));
@@ -55,13 +59,16 @@ public class Routes {
                 s -> s.subscriptions().pull(id(ctx), bearer(ctx), PullRequest.parse(query(ctx)))));
         router.post(BASE + "/subscriptions/:id/ack")
                 .handler(ctx -> call(ctx, s -> s.subscriptions().ack(id(ctx), bearer(ctx), body(ctx))));
+        router.post(BASE + "/rpc").handler(ctx -> callAsync(ctx, s -> new Rpc(s, lifecycle.work())
+                .handle(raw(ctx), bearer(ctx)).thenApply(body -> Reply.of(200, body))));
         router.route(BASE + "/*").last().handler(ctx -> Replies.error(ctx, unknownRoute(ctx)));
     }
 
     private void call(RoutingContext ctx, Function<Services, Reply> work) {
-        callAsync(ctx, s -> CompletableFuture.supplyAsync(() -> work.apply(s), lifecycle.work()));
+        callAsync(ctx, s -> CompletableFuture.completedFuture(work.apply(s)));
     }
 
+    /** Runs the service call on the worker pool (services block on Kafka) and answers on the request's event loop. */
     private void callAsync(RoutingContext ctx, Function<Services, CompletableFuture<Reply>> work) {
         io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
         lifecycle.ready()
@@ -77,7 +84,10 @@ public class Routes {
 
     private void failure(RoutingContext ctx) {
         if (ctx.statusCode() == 413) {
-            Replies.error(ctx, Guard.tooLarge());
+            ctx.response().putHeader("Connection", "close");
+            guard.refuseTooLarge(ctx, Guard.MAX_BODY_BYTES + 1L);
+        } else if (ctx.statusCode() == 400) {
+            Replies.error(ctx, ProtocolException.of(ErrorCode.INVALID, "the request body could not be read"));
         } else if (ctx.failure() != null) {
             Replies.failure(ctx, ctx.failure());
         } else if (ctx.statusCode() == 404 || ctx.statusCode() == 405) {
@@ -96,7 +106,7 @@ public class Routes {
     }
 
     private static byte[] raw(RoutingContext ctx) {
-        return ctx.body() == null || ctx.body().buffer() == null ? new byte[0] : ctx.body().buffer().getBytes();
+        return RawBody.of(ctx);
     }
 
     private static ObjectNode body(RoutingContext ctx) {

@@ -31,6 +31,12 @@ import java.util.concurrent.TimeUnit;
 public final class KafkaRuntime implements AutoCloseable {
     private static final Logger LOGGER = Logger.getLogger(KafkaRuntime.class);
 
+    /**
+     * A 1 MiB body can become a record several times its size (headers, provenance, a rejected row's raw copy, a
+     * configured row's before and after), so topics and the producer allow 8 MiB instead of Kafka's 1 MiB.
+     */
+    static final int MAX_RECORD_BYTES = 8 * 1024 * 1024;
+
     private final GatewayConfig.Kafka config;
     private final EmbeddedKafka broker;
     private final String bootstrapServers;
@@ -52,6 +58,7 @@ public final class KafkaRuntime implements AutoCloseable {
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
         p.put(ProducerConfig.CLIENT_ID_CONFIG, "mp-gateway");
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, MAX_RECORD_BYTES);
         this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
     }
 
@@ -75,7 +82,8 @@ public final class KafkaRuntime implements AutoCloseable {
     public void ensureTables(List<String> tables) {
         for (String table : tables) {
             NewTopic topic = new NewTopic(table, config.tablePartitions(), config.replicationFactor())
-                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+                            TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(MAX_RECORD_BYTES)));
             try {
                 admin.createTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
                 LOGGER.infof("created table topic %s", table);
@@ -90,7 +98,8 @@ public final class KafkaRuntime implements AutoCloseable {
     }
 
     public NewTopic monitorLogTopic(String monitorId) {
-        return new NewTopic(Topics.obs(monitorId), 1, config.replicationFactor());
+        return new NewTopic(Topics.obs(monitorId), 1, config.replicationFactor())
+                .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(MAX_RECORD_BYTES)));
     }
 
     public KafkaConsumer<byte[], byte[]> newConsumer(String clientId) {

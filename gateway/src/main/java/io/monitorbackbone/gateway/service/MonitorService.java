@@ -107,6 +107,40 @@ public final class MonitorService {
         }
     }
 
+    /**
+     * update, pause, resume or retire: the owner only; the new definition is written, then the {@code configured}
+     * row that records it, and the reply carries both.
+     */
+    public Reply configure(String id, String action, ObjectNode body, String bearer) {
+        Monitor current = catalog.monitor(id);
+        if (current == null || !current.visibleTo(bearer)) {
+            throw ProtocolException.of(ErrorCode.NOT_FOUND, "monitor not found");
+        }
+        if (!current.ownerIs(bearer)) {
+            throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "owner bearer token required");
+        }
+        synchronized (catalog.lockFor("monitor\u0000" + id)) {
+            current = catalog.monitor(id);
+            Instant now = clock.instant();
+            Monitor next = action.equals("update")
+                    ? MonitorDefinitions.update(current, body.get("patch"), now)
+                    : MonitorDefinitions.transition(current, action);
+            LogReader.Bounds bounds = reader.bounds(id);
+            ObjectNode before = current.served(bounds.head(), Limits.forMonitor(bounds.floor()));
+            ObjectNode after = next.served(bounds.head(), Limits.forMonitor(bounds.floor()));
+            writer.put(Topics.MONITORS, id, next);
+            catalog.apply(next);
+            Draft row = ProtocolRows.configured(next, after, action, ProtocolRows.digest(before),
+                    MonitorDefinitions.diff(before, after), Json.text(body, "rule"), Json.text(body, "reason"), true, now);
+            long seq = writer.append(id, row);
+            after.put("head", seq);
+            ObjectNode reply = Json.object();
+            reply.set("monitor", after);
+            reply.put("seq", seq);
+            return Reply.of(200, reply);
+        }
+    }
+
     public Reply list(String bearer) {
         List<Monitor> visible = catalog.monitors().stream()
                 .filter(m -> m.visibleTo(bearer))

@@ -9,6 +9,7 @@ import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.ProtocolRows;
 import io.monitorbackbone.protocol.Publications;
+import io.monitorbackbone.protocol.Rules;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
@@ -20,6 +21,8 @@ import java.util.Map;
 
 /** Publishing: an accepted observation is appended; a refused one is appended too, as evidence, and then refused. */
 public final class PublishService {
+    static final int RAW_TEXT_LIMIT = 256 * 1024;
+
     private final Catalog catalog;
     private final LogWriter writer;
     private final Clock clock;
@@ -28,6 +31,26 @@ public final class PublishService {
         this.catalog = catalog;
         this.writer = writer;
         this.clock = clock;
+    }
+
+    /** A body that is not JSON is kept as text, cut at 256 KiB: escaping can make text several times longer. */
+    static JsonNode unparsable(byte[] rawBody) {
+        String text = new String(rawBody, StandardCharsets.UTF_8);
+        return TextNode.valueOf(text.length() > RAW_TEXT_LIMIT ? text.substring(0, RAW_TEXT_LIMIT) : text);
+    }
+
+    /**
+     * A publish whose body is over the limit is refused before it is read; when it carries the owner's token it is still
+     * evidence, recorded without its body. Always throws the TOO_LARGE refusal.
+     */
+    public Reply refuseTooLarge(String monitorId, String bearer, ProtocolException tooLarge, long bytes) {
+        Monitor monitor = catalog.monitor(monitorId);
+        if (monitor != null && monitor.ownerIs(bearer)) {
+            Draft row = ProtocolRows.rejected(monitor, tooLarge, Json.MAPPER.nullNode(), monitor.owner(), null, clock.instant());
+            ((ObjectNode) row.data().get("payload")).put("bytes", bytes);
+            tooLarge.with("rejected_seq", writer.append(monitorId, row));
+        }
+        throw tooLarge;
     }
 
     public Reply publish(String monitorId, String bearer, byte[] rawBody) {
@@ -51,12 +74,16 @@ public final class PublishService {
             }
             Draft draft = Publications.resolve(monitor, body, now);
             long seq = writer.append(monitorId, draft);
+            // Reactions are appended before the reply, so an acknowledged publish never lacks the rows its rules owe.
+            for (Draft reaction : Rules.reactions(monitor, draft, seq, now)) {
+                writer.append(monitorId, reaction);
+            }
             ObjectNode reply = Json.object();
             reply.set("observation", draft.served(monitorId, seq, false));
             reply.put("seq", seq);
             return Reply.of(201, reply);
         } catch (ProtocolException refusal) {
-            JsonNode raw = body != null ? body : TextNode.valueOf(new String(rawBody, StandardCharsets.UTF_8));
+            JsonNode raw = body != null ? body : unparsable(rawBody);
             String actor = body != null && body.path("actor").isTextual() ? body.get("actor").asText() : monitor.owner();
             String subject = body != null && body.path("subject").isTextual() ? body.get("subject").asText() : null;
             long rejectedSeq = writer.append(monitorId, ProtocolRows.rejected(monitor, refusal, raw, actor, subject, now));

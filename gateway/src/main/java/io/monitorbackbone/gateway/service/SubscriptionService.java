@@ -101,10 +101,11 @@ public final class SubscriptionService {
                     Json.text(body, "sink"), retireAfterMute, existing != null ? existing.created() : at, true, Tokens.hash(token));
             Cursor cursor = previous == null ? Cursor.start(from, at) : previous.acked(from, at);
 
-            writer.put(Topics.SUBSCRIPTIONS, id, subscription);
-            catalog.apply(subscription);
+            // The cursor first: a subscription whose definition landed without its cursor could never be pulled.
             writer.put(Topics.CURSORS, id, cursor);
             cursor = catalog.apply(id, cursor);
+            writer.put(Topics.SUBSCRIPTIONS, id, subscription);
+            catalog.apply(subscription);
 
             ObjectNode payload = Json.object();
             payload.put("subscription", id);
@@ -137,7 +138,7 @@ public final class SubscriptionService {
             wanted = bounds.head() + 1;
         } else if (from.isTextual() && from.asText().equals("earliest")) {
             wanted = bounds.floor();
-        } else if (from.isIntegralNumber() && from.asLong() >= 0) {
+        } else if (from.isIntegralNumber() && from.canConvertToLong() && from.asLong() >= 0) {
             wanted = from.asLong();
         } else {
             throw ProtocolException.of(ErrorCode.INVALID, "`from` must be 'head', 'earliest' or a non-negative integer")
@@ -317,7 +318,7 @@ public final class SubscriptionService {
         if (v == null || v.isNull()) {
             return null;
         }
-        if (!v.isIntegralNumber() || v.asLong() < 0) {
+        if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 0) {
             throw ProtocolException.of(ErrorCode.INVALID, field + " must be a non-negative integer").with("field", field);
         }
         return v.asLong();

@@ -1,0 +1,181 @@
+package io.monitorbackbone.gateway.service;
+
+import io.monitorbackbone.gateway.ServerFault;
+import io.monitorbackbone.protocol.ErrorCode;
+import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.ProtocolException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+
+/**
+ * JSON-RPC 2.0 over the same services as REST: one call or a batch, results are the REST bodies, failures carry the
+ * REST error object as {@code data} and the numeric code of {@link ErrorCode#rpcCode()}.
+ */
+public final class Rpc {
+    private static final Set<String> ENVELOPE = Set.of("_meta", "bearer");
+
+    private final Services services;
+    private final Executor work;
+
+    public Rpc(Services services, Executor work) {
+        this.services = services;
+        this.work = work;
+    }
+
+    public CompletableFuture<JsonNode> handle(byte[] body, String headerBearer) {
+        JsonNode request;
+        try {
+            request = body == null || body.length == 0 ? null : Json.MAPPER.readTree(body);
+        } catch (java.io.IOException e) {
+            request = null;
+        }
+        if (request == null || !(request.isObject() || request.isArray() && !request.isEmpty())) {
+            return CompletableFuture.completedFuture(failure(null,
+                    ProtocolException.of(ErrorCode.INVALID, "a JSON-RPC request is a call object or a non-empty array of them")));
+        }
+        if (request.isObject()) {
+            return call(request, headerBearer);
+        }
+        List<CompletableFuture<JsonNode>> calls = new ArrayList<>();
+        request.forEach(c -> calls.add(call(c, headerBearer)));
+        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).thenApply(v -> {
+            ArrayNode out = Json.MAPPER.createArrayNode();
+            calls.forEach(c -> out.add(c.join()));
+            return out;
+        });
+    }
+
+    private CompletableFuture<JsonNode> call(JsonNode call, String headerBearer) {
+        JsonNode id = call.isObject() && call.has("id") ? call.get("id") : Json.MAPPER.nullNode();
+        CompletableFuture<Reply> reply;
+        try {
+            if (!call.isObject() || !call.path("method").isTextual()) {
+                throw ProtocolException.of(ErrorCode.INVALID, "a call needs a method");
+            }
+            JsonNode p = call.get("params");
+            if (p != null && !p.isNull() && !p.isObject()) {
+                throw ProtocolException.of(ErrorCode.INVALID, "params must be an object");
+            }
+            ObjectNode params = p == null || p.isNull() ? Json.object() : (ObjectNode) p;
+            reply = dispatch(call.get("method").asText(), params, bearer(params, headerBearer));
+        } catch (RuntimeException e) {
+            reply = CompletableFuture.failedFuture(e);
+        }
+        return reply.handle((r, failure) -> failure == null ? success(id, r.body()) : failure(id, failure));
+    }
+
+    private CompletableFuture<Reply> dispatch(String method, ObjectNode params, String bearer) {
+        MonitorService monitors = services.monitors();
+        SubscriptionService subscriptions = services.subscriptions();
+        return switch (method) {
+            case "monitors/discover" -> done(() -> Reply.of(200, Discover.document()));
+            case "monitors/list" -> async(() -> monitors.list(bearer));
+            case "monitors/get" -> async(() -> monitors.get(monitorId(params), bearer));
+            case "monitors/state" -> async(() -> monitors.state(monitorId(params), bearer));
+            // Over RPC only params.registration_token counts: the Authorization header carries the caller's other tokens.
+            case "monitors/create" -> async(() -> monitors.create(without(params, ENVELOPE), null));
+            case "monitors/update", "monitors/pause", "monitors/resume", "monitors/retire" ->
+                    async(() -> monitors.configure(monitorId(params), method.substring("monitors/".length()), params, bearer));
+            case "monitors/publish" -> async(() -> services.publish().publish(monitorId(params), bearer,
+                    Json.bytes(without(params, Set.of("_meta", "bearer", "id", "monitor")))));
+            case "feeds/subscribe" -> async(() -> subscriptions.subscribe(without(params, ENVELOPE), bearer));
+            case "feeds/pull" -> subscriptions.pull(subscriptionId(params), bearer, PullRequest.parse(query(params)));
+            case "feeds/ack" -> async(() -> subscriptions.ack(subscriptionId(params), bearer, params));
+            default -> CompletableFuture.failedFuture(ProtocolException.of(ErrorCode.NOT_FOUND, "unknown method " + method)
+                    .with("method", method));
+        };
+    }
+
+    private CompletableFuture<Reply> async(Supplier<Reply> work) {
+        return CompletableFuture.supplyAsync(work, this.work);
+    }
+
+    private static CompletableFuture<Reply> done(Supplier<Reply> work) {
+        return CompletableFuture.completedFuture(work.get());
+    }
+
+    private static String bearer(ObjectNode params, String headerBearer) {
+        if (headerBearer != null) {
+            return headerBearer;
+        }
+        String meta = Json.text(params.path("_meta"), "ai.mentu/bearer");
+        return meta != null ? meta : params.path("bearer").isTextual() ? params.get("bearer").asText() : null;
+    }
+
+    private static String monitorId(ObjectNode params) {
+        String id = params.path("id").isTextual() ? params.get("id").asText() : Json.text(params, "monitor");
+        if (id == null) {
+            throw ProtocolException.of(ErrorCode.INVALID, "params.id (the monitor) is required");
+        }
+        return id;
+    }
+
+    private static String subscriptionId(ObjectNode params) {
+        String id = params.path("subscription").isTextual() ? params.get("subscription").asText() : Json.text(params, "id");
+        if (id == null) {
+            throw ProtocolException.of(ErrorCode.INVALID, "params.subscription is required");
+        }
+        return id;
+    }
+
+    private static ObjectNode without(ObjectNode params, Set<String> keys) {
+        ObjectNode copy = params.deepCopy();
+        copy.remove(keys);
+        return copy;
+    }
+
+    /** A pull's params as the query string REST would have carried. */
+    private static Map<String, List<String>> query(ObjectNode params) {
+        Map<String, List<String>> query = new LinkedHashMap<>();
+        params.fields().forEachRemaining(e -> {
+            if (Set.of("subscription", "id", "_meta", "bearer").contains(e.getKey())) {
+                return;
+            }
+            List<String> values = new ArrayList<>();
+            if (e.getValue().isArray()) {
+                e.getValue().forEach(v -> values.add(v.asText()));
+            } else {
+                values.add(e.getValue().asText());
+            }
+            query.put(e.getKey(), values);
+        });
+        return query;
+    }
+
+    private static ObjectNode success(JsonNode id, JsonNode result) {
+        ObjectNode r = Json.object();
+        r.put("jsonrpc", "2.0");
+        r.set("id", id);
+        r.set("result", result);
+        return r;
+    }
+
+    private static ObjectNode failure(JsonNode id, Throwable failure) {
+        Throwable cause = failure;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        ProtocolException e = cause instanceof ProtocolException pe ? pe
+                : ProtocolException.of(ErrorCode.UNAVAILABLE, cause instanceof ServerFault ? cause.getMessage()
+                : "internal error: " + cause.getClass().getSimpleName());
+        ObjectNode r = Json.object();
+        r.put("jsonrpc", "2.0");
+        r.set("id", id == null ? Json.MAPPER.nullNode() : id);
+        ObjectNode error = r.putObject("error");
+        error.put("code", e.code().rpcCode());
+        error.put("message", e.getMessage());
+        error.set("data", e.toJson());
+        return r;
+    }
+}
