@@ -7,6 +7,8 @@ import io.monitorbackbone.gateway.kafka.LogReader;
 import io.monitorbackbone.gateway.kafka.LogWriter;
 import io.monitorbackbone.gateway.service.MonitorService;
 import io.monitorbackbone.gateway.service.PublishService;
+import io.monitorbackbone.gateway.service.AdminService;
+import io.monitorbackbone.gateway.service.DeliveryService;
 import io.monitorbackbone.gateway.service.Services;
 import io.monitorbackbone.gateway.service.SubscriptionService;
 import io.quarkus.runtime.ShutdownEvent;
@@ -46,15 +48,20 @@ public class Lifecycle {
     private final CompletableFuture<Services> ready = new CompletableFuture<>();
     private KafkaRuntime kafka;
     private Follower follower;
+    private Sweeper sweeper;
     private LogReader reader;
     private ExecutorService work;
 
     void start(@Observes StartupEvent event) throws Exception {
         kafka = KafkaRuntime.start(config);
         kafka.ensureTables(Follower.tables());
+        kafka.ensureTables(java.util.List.of(Sweeper.TOPIC));
         Catalog catalog = new Catalog();
         follower = new Follower(kafka.newConsumer("mp-follower"), catalog);
         follower.start().get(60, TimeUnit.SECONDS);
+        Follower tail = follower;
+        KafkaRuntime cluster = kafka;
+        catalog.barrier(table -> tail.awaitTable(table, cluster.endOffsets(tail.partitionsOf(table)), java.time.Duration.ofSeconds(10)));
         reader = new LogReader(kafka::newConsumer, READERS);
         LogWriter writer = new LogWriter(kafka.producer());
         AtomicInteger n = new AtomicInteger();
@@ -64,10 +71,15 @@ public class Lifecycle {
             return t;
         });
         Clock clock = Clock.systemUTC();
+        SubscriptionService subscriptions = new SubscriptionService(catalog, reader, writer, clock);
+        sweeper = new Sweeper(kafka.newGroupConsumer("mp-sweeper", Sweeper.TOPIC), catalog, subscriptions, clock);
+        sweeper.start();
         ready.complete(new Services(
                 new MonitorService(kafka, catalog, reader, writer, config.registrationToken(), clock),
                 new PublishService(catalog, writer, clock),
-                new SubscriptionService(catalog, reader, writer, work, clock)));
+                subscriptions,
+                new DeliveryService(catalog, reader, writer, work, clock),
+                new AdminService(config.adminToken(), kafka, catalog, reader)));
         LOGGER.infof("monitor-backbone ready on http://%s:%d/mp/v0 (Kafka %s%s)", host, port, kafka.bootstrapServers(),
                 kafka.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
     }
@@ -75,6 +87,9 @@ public class Lifecycle {
     void stop(@Observes ShutdownEvent event) {
         if (work != null) {
             work.shutdownNow();
+        }
+        if (sweeper != null) {
+            sweeper.close();
         }
         if (follower != null) {
             follower.close();

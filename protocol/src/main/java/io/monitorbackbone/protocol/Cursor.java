@@ -44,6 +44,15 @@ public record Cursor(long epoch, long cursor, long delivered, long deliveredCoun
         return new Cursor(epoch, cursor, Math.max(delivered, seq), deliveredCount + newlyDelivered, now);
     }
 
+    /** The only way backwards: a new epoch, so this write wins over every older one wherever they meet. */
+    public Cursor seeked(long newCursor, String now) {
+        return new Cursor(epoch + 1, newCursor, delivered, deliveredCount, now);
+    }
+
+    public Cursor pulled(String now) {
+        return new Cursor(epoch, cursor, delivered, deliveredCount, later(lastPull, now));
+    }
+
     public boolean isRedelivery(long seq) {
         return seq <= delivered;
     }

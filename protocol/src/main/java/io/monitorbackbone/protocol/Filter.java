@@ -118,7 +118,7 @@ public final class Filter {
         if (text != null && !text.isTextual()) {
             throw invalid("filter text must be a string", List.of("text"), knownTypes);
         }
-        return new Clause(lists, tags, since, until, text == null ? null : text.asText().toLowerCase(Locale.ROOT));
+        return new Clause(lists, tags, since, until, text == null ? null : fold(text.asText()));
     }
 
     public boolean isAll() {
@@ -189,11 +189,43 @@ public final class Filter {
             }
         }
         if (c.text() != null) {
-            String subject = Json.text(o, "subject");
-            String haystack = ((subject == null ? "" : subject) + "\n" + o.path("data")).toLowerCase(Locale.ROOT);
-            return haystack.contains(c.text());
+            return contains(Json.text(o, "subject"), c.text()) || anyTextContains(o.path("data"), c.text());
         }
         return true;
+    }
+
+    /** Case-insensitive search of every key and scalar value of {@code data}, each on its own. */
+    private static boolean anyTextContains(JsonNode node, String folded) {
+        if (node.isObject()) {
+            for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                if (contains(e.getKey(), folded) || anyTextContains(e.getValue(), folded)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (node.isArray()) {
+            for (JsonNode item : node) {
+                if (anyTextContains(item, folded)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        return node.isValueNode() && !node.isNull() && contains(node.asText(), folded);
+    }
+
+    private static boolean contains(String haystack, String folded) {
+        return haystack != null && fold(haystack).contains(folded);
+    }
+
+    /**
+     * Upper then lower case, and the final sigma as a plain one: lower-casing alone depends on where a letter stands
+     * (a capital sigma at the end of a word becomes the final form), so the same text could fold two ways.
+     */
+    static String fold(String text) {
+        return text.toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT).replace('\u03c2', '\u03c3');
     }
 
     private static boolean anyMatches(String key, List<String> wanted, String value) {

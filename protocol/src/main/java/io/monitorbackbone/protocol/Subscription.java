@@ -30,6 +30,16 @@ public record Subscription(
         boolean active,
         String tokenHash) {
 
+    public Subscription retired() {
+        return new Subscription(id, monitor, subscriber, filter, capabilities, resetPolicy, protocol, sink,
+                retireAfterMuteSeconds, created, false, tokenHash);
+    }
+
+    public Subscription rekeyed(String newTokenHash) {
+        return new Subscription(id, monitor, subscriber, filter, capabilities, resetPolicy, protocol, sink,
+                retireAfterMuteSeconds, created, active, newTokenHash);
+    }
+
     public boolean tokenIs(String bearer) {
         return Tokens.matches(bearer, tokenHash);
     }

@@ -36,6 +36,9 @@ public class Routes {
     @Inject
     Guard guard;
 
+    @Inject
+    StreamRoute stream;
+
     void register(@Observes Router router) {
         router.route().order(-1000).handler(guard);
         router.route(BASE + "/*").order(-900).handler(new RawBody());
@@ -56,9 +59,18 @@ public class Routes {
                 .handler(ctx -> call(ctx, s -> s.publish().publish(id(ctx), bearer(ctx), raw(ctx))));
         router.post(BASE + "/subscriptions").handler(ctx -> call(ctx, s -> s.subscriptions().subscribe(body(ctx), bearer(ctx))));
         router.get(BASE + "/subscriptions/:id/pull").handler(ctx -> callAsync(ctx,
-                s -> s.subscriptions().pull(id(ctx), bearer(ctx), PullRequest.parse(query(ctx)))));
+                s -> s.delivery().pull(id(ctx), bearer(ctx), PullRequest.parse(query(ctx)))));
         router.post(BASE + "/subscriptions/:id/ack")
-                .handler(ctx -> call(ctx, s -> s.subscriptions().ack(id(ctx), bearer(ctx), body(ctx))));
+                .handler(ctx -> call(ctx, s -> s.delivery().ack(id(ctx), bearer(ctx), body(ctx))));
+        router.post(BASE + "/subscriptions/:id/seek")
+                .handler(ctx -> call(ctx, s -> s.subscriptions().seek(id(ctx), bearer(ctx), body(ctx))));
+        router.post(BASE + "/subscriptions/:id/renew")
+                .handler(ctx -> call(ctx, s -> s.subscriptions().renew(id(ctx), bearer(ctx))));
+        router.post(BASE + "/subscriptions/:id/retire")
+                .handler(ctx -> call(ctx, s -> s.subscriptions().retire(id(ctx), bearer(ctx), body(ctx))));
+        router.get(BASE + "/subscriptions/:id/stream").handler(stream);
+        router.get(BASE + "/admin/snapshot").handler(ctx -> call(ctx, s -> s.admin().snapshot(bearer(ctx))));
+        router.post(BASE + "/admin/compact").handler(ctx -> call(ctx, s -> s.admin().compact(bearer(ctx), body(ctx))));
         router.post(BASE + "/rpc").handler(ctx -> callAsync(ctx, s -> new Rpc(s, lifecycle.work())
                 .handle(raw(ctx), bearer(ctx)).thenApply(body -> Reply.of(200, body))));
         router.route(BASE + "/*").last().handler(ctx -> Replies.error(ctx, unknownRoute(ctx)));
@@ -69,7 +81,7 @@ public class Routes {
     }
 
     /** Runs the service call on the worker pool (services block on Kafka) and answers on the request's event loop. */
-    private void callAsync(RoutingContext ctx, Function<Services, CompletableFuture<Reply>> work) {
+    void callAsync(RoutingContext ctx, Function<Services, CompletableFuture<Reply>> work) {
         io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
         lifecycle.ready()
                 .thenCompose(s -> CompletableFuture.supplyAsync(() -> work.apply(s), lifecycle.work()).thenCompose(f -> f))

@@ -23,11 +23,25 @@ public final class Catalog {
     private final Map<String, MonitorLog> logs = new ConcurrentHashMap<>();
     private final Object[] locks = new Object[64];
     private volatile Consumer<String> onNewMonitor = id -> { };
+    private volatile Consumer<String> barrier = table -> { };
 
     public Catalog() {
         for (int i = 0; i < locks.length; i++) {
             locks[i] = new Object();
         }
+    }
+
+    /** How {@link #catchUp} waits; set once the follower runs. */
+    public void barrier(Consumer<String> barrier) {
+        this.barrier = barrier;
+    }
+
+    /**
+     * Waits until this view holds every write to {@code table} that any gateway had acknowledged before the call, so
+     * a reader moving between gateways never sees its cursor go back nor misses its new token.
+     */
+    public void catchUp(String table) {
+        barrier.accept(table);
     }
 
     void onNewMonitor(Consumer<String> listener) {

@@ -38,6 +38,9 @@ public final class Follower implements AutoCloseable {
     private final Queue<String> toFollow = new ConcurrentLinkedQueue<>();
     private final Set<TopicPartition> assigned = new HashSet<>();
     private final Map<TopicPartition, Long> tablesEnd = new HashMap<>();
+    private final List<TopicPartition> tablePartitions = new ArrayList<>();
+    private final Map<TopicPartition, Long> applied = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Object progress = new Object();
     private final CompletableFuture<Void> caughtUp = new CompletableFuture<>();
     private final Thread thread;
     private volatile boolean running = true;
@@ -74,6 +77,7 @@ public final class Follower implements AutoCloseable {
                 }
             }
             assigned.addAll(tables);
+            tablePartitions.addAll(tables);
             consumer.assign(assigned);
             consumer.seekToBeginning(tables);
             tablesEnd.putAll(consumer.endOffsets(tables, Duration.ofSeconds(30)));
@@ -88,6 +92,7 @@ public final class Follower implements AutoCloseable {
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
                     dispatch(r);
                 }
+                recordProgress();
                 checkCaughtUp();
             } catch (WakeupException e) {
                 // follow() or close() wants the loop's attention
@@ -111,6 +116,43 @@ public final class Follower implements AutoCloseable {
             consumer.assign(assigned);
             consumer.seekToBeginning(fresh);
         }
+    }
+
+    private void recordProgress() {
+        for (TopicPartition tp : tablePartitions) {
+            applied.put(tp, consumer.position(tp));
+        }
+        synchronized (progress) {
+            progress.notifyAll();
+        }
+    }
+
+    /**
+     * Returns once this follower has applied every record {@code table} held when called (the offsets come from the
+     * broker): a read after it sees every write any gateway had acknowledged before it started.
+     */
+    public void awaitTable(String table, Map<TopicPartition, Long> endOffsets, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (progress) {
+            for (Map.Entry<TopicPartition, Long> end : endOffsets.entrySet()) {
+                while (applied.getOrDefault(end.getKey(), 0L) < end.getValue()) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        throw new io.monitorbackbone.gateway.ServerFault("this gateway is behind on " + table + "; retry", null);
+                    }
+                    try {
+                        progress.wait(Math.max(1, left / 1_000_000));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new io.monitorbackbone.gateway.ServerFault("interrupted while catching up on " + table, e);
+                    }
+                }
+            }
+        }
+    }
+
+    public List<TopicPartition> partitionsOf(String table) {
+        return tablePartitions.stream().filter(tp -> tp.topic().equals(table)).toList();
     }
 
     private void checkCaughtUp() {

@@ -102,6 +102,35 @@ public final class KafkaRuntime implements AutoCloseable {
                 .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(MAX_RECORD_BYTES)));
     }
 
+    /** The log end offsets of some partitions, asked of the broker. */
+    public Map<org.apache.kafka.common.TopicPartition, Long> endOffsets(List<org.apache.kafka.common.TopicPartition> partitions) {
+        Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new HashMap<>();
+        partitions.forEach(tp -> latest.put(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()));
+        try {
+            Map<org.apache.kafka.common.TopicPartition, Long> out = new HashMap<>();
+            admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS).forEach((tp, info) -> out.put(tp, info.offset()));
+            return out;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new io.monitorbackbone.gateway.ServerFault("interrupted while asking Kafka for offsets", e);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new io.monitorbackbone.gateway.ServerFault("Kafka did not answer an offsets request: " + e, e);
+        }
+    }
+
+    /** A member of a consumer group, used only to elect one process among the gateways for a task. */
+    public KafkaConsumer<byte[], byte[]> newGroupConsumer(String clientId, String groupId) {
+        Map<String, Object> c = new HashMap<>();
+        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // A dead sweeper is replaced after this long; the broker's minimum is 6 s.
+        c.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 6_000);
+        c.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 1_000);
+        return new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
     public KafkaConsumer<byte[], byte[]> newConsumer(String clientId) {
         Map<String, Object> c = new HashMap<>();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);

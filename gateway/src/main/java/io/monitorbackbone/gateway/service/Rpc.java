@@ -78,6 +78,7 @@ public final class Rpc {
     private CompletableFuture<Reply> dispatch(String method, ObjectNode params, String bearer) {
         MonitorService monitors = services.monitors();
         SubscriptionService subscriptions = services.subscriptions();
+        DeliveryService delivery = services.delivery();
         return switch (method) {
             case "monitors/discover" -> done(() -> Reply.of(200, Discover.document()));
             case "monitors/list" -> async(() -> monitors.list(bearer));
@@ -90,14 +91,18 @@ public final class Rpc {
             case "monitors/publish" -> async(() -> services.publish().publish(monitorId(params), bearer,
                     Json.bytes(without(params, Set.of("_meta", "bearer", "id", "monitor")))));
             case "feeds/subscribe" -> async(() -> subscriptions.subscribe(without(params, ENVELOPE), bearer));
-            case "feeds/pull" -> subscriptions.pull(subscriptionId(params), bearer, PullRequest.parse(query(params)));
-            case "feeds/ack" -> async(() -> subscriptions.ack(subscriptionId(params), bearer, params));
+            case "feeds/pull" -> async(() -> delivery.pull(subscriptionId(params), bearer, PullRequest.parse(query(params))))
+                    .thenCompose(f -> f);
+            case "feeds/ack" -> async(() -> delivery.ack(subscriptionId(params), bearer, params));
+            case "feeds/seek" -> async(() -> subscriptions.seek(subscriptionId(params), bearer, params));
+            case "feeds/renew" -> async(() -> subscriptions.renew(subscriptionId(params), bearer));
+            case "feeds/retire" -> async(() -> subscriptions.retire(subscriptionId(params), bearer, params));
             default -> CompletableFuture.failedFuture(ProtocolException.of(ErrorCode.NOT_FOUND, "unknown method " + method)
                     .with("method", method));
         };
     }
 
-    private CompletableFuture<Reply> async(Supplier<Reply> work) {
+    private <T> CompletableFuture<T> async(Supplier<T> work) {
         return CompletableFuture.supplyAsync(work, this.work);
     }
 

@@ -1,10 +1,8 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.ServerFault;
 import io.monitorbackbone.gateway.kafka.Catalog;
 import io.monitorbackbone.gateway.kafka.LogReader;
 import io.monitorbackbone.gateway.kafka.LogWriter;
-import io.monitorbackbone.gateway.kafka.MonitorLog;
 import io.monitorbackbone.gateway.kafka.Topics;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.ErrorCode;
@@ -18,29 +16,27 @@ import io.monitorbackbone.protocol.Times;
 import io.monitorbackbone.protocol.Tokens;
 import io.monitorbackbone.protocol.Vocabulary;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
 
-/** Subscriptions: subscribe (and re-key), pull with an optional long-poll, and ack. */
+/** A subscription's life: subscribe (and re-key), seek, renew, retire, and retirement by the mute sweep. */
 public final class SubscriptionService {
+    public static final String SWEEP = "system:sweep";
+
     private final Catalog catalog;
     private final LogReader reader;
     private final LogWriter writer;
-    private final Executor work;
+    private final Access access;
     private final Clock clock;
 
-    public SubscriptionService(Catalog catalog, LogReader reader, LogWriter writer, Executor work, Clock clock) {
+    public SubscriptionService(Catalog catalog, LogReader reader, LogWriter writer, Clock clock) {
         this.catalog = catalog;
         this.reader = reader;
         this.writer = writer;
-        this.work = work;
+        this.access = new Access(catalog, reader);
         this.clock = clock;
     }
 
@@ -49,10 +45,7 @@ public final class SubscriptionService {
         if (monitorId == null) {
             throw ProtocolException.of(ErrorCode.INVALID, "monitor is required");
         }
-        Monitor monitor = catalog.monitor(monitorId);
-        if (monitor == null || !monitor.visibleTo(bearer)) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "monitor not found or not visible");
-        }
+        Monitor monitor = access.visibleMonitor(monitorId, bearer, "monitor not found or not visible");
         String subscriber = Json.text(body, "subscriber");
         if (subscriber == null || subscriber.isBlank()) {
             throw ProtocolException.of(ErrorCode.INVALID, "subscriber is required (an actor such as agent:name)");
@@ -69,6 +62,8 @@ public final class SubscriptionService {
                 .value("reset_policy", resetPolicy, Vocabulary.RESET_POLICIES)
                 .throwIfAny();
 
+        catalog.catchUp(Topics.SUBSCRIPTIONS);
+        catalog.catchUp(Topics.CURSORS);
         synchronized (catalog.lockFor(Catalog.readerKey(monitorId, subscriber))) {
             Subscription existing = catalog.subscriptionOf(monitorId, subscriber);
             boolean owner = monitor.ownerIs(bearer);
@@ -85,14 +80,13 @@ public final class SubscriptionService {
             if (filter == null || filter.isNull()) {
                 filter = Json.object();
             }
-            MonitorLog log = catalog.log(monitorId);
-            Filter.parse(filter, Filter.knownTypes(monitor.types(), log.seenTypes()));
+            access.filter(filter, monitor);
             Long retireAfterMute = seconds(body, "retire_after_mute_seconds");
 
             Instant now = clock.instant();
             String at = Times.format(now);
             LogReader.Bounds bounds = reader.bounds(monitorId);
-            Cursor previous = existing == null ? null : catalog.cursor(existing.id());
+            Cursor previous = existing == null ? null : access.cursorOf(existing.id());
             long from = startCursor(body.get("from"), bounds, previous);
 
             String token = Tokens.mint();
@@ -114,17 +108,147 @@ public final class SubscriptionService {
             payload.set("capabilities", Json.array(granted));
             payload.put("cursor", cursor.cursor());
             payload.put("renewed", existing != null);
-            boolean humanVouched = owner && monitor.attested() && subscriber.equals(monitor.owner());
-            writer.append(monitorId, ProtocolRows.row(monitor, Vocabulary.SUBSCRIBED, subscriber, null, payload, humanVouched, now));
+            appendRow(monitor, Vocabulary.SUBSCRIBED, subscriber, payload, owner && subscriber.equals(monitor.owner()), now);
 
-            Filter effective = effectiveFilter(monitor, subscription, Filter.ALL);
-            long lag = reader.read(monitorId, cursor.cursor(), effective, 0, true).counted();
             ObjectNode reply = Json.object();
-            reply.set("subscription", subscription.served(cursor, lag));
+            reply.set("subscription", subscription.served(cursor, lag(monitor, subscription, cursor)));
             reply.put("token", token);
             reply.put("notice", "the token is shown once");
             return Reply.of(201, reply);
         }
+    }
+
+    /** The only way backwards (and a way forwards): needs a reason, bumps the cursor's epoch, and is logged. */
+    public Reply seek(String id, String bearer, ObjectNode body) {
+        Subscription s = access.authorized(id, bearer);
+        long requested = DeliveryService.nonNegative(body.get("cursor"));
+        String reason = Json.text(body, "reason");
+        if (reason == null || reason.isBlank()) {
+            throw ProtocolException.of(ErrorCode.INVALID, "seek requires a reason");
+        }
+        Monitor monitor = access.monitorOf(s);
+        synchronized (catalog.lockFor(id)) {
+            Cursor cursor = access.cursorOf(id);
+            LogReader.Bounds bounds = reader.bounds(s.monitor());
+            if (Access.isExpired(requested, bounds.floor())) {
+                throw Access.expired(s.monitor(), bounds.floor(), requested);
+            }
+            long target = Math.min(requested, bounds.head() + 1);
+            Instant now = clock.instant();
+            Cursor moved = cursor.seeked(target, Times.format(now));
+            writer.put(Topics.CURSORS, id, moved);
+            catalog.apply(id, moved);
+            ObjectNode payload = Json.object();
+            payload.put("subscription", id);
+            payload.put("subscriber", s.subscriber());
+            ObjectNode seek = payload.putObject("seek");
+            seek.put("from", cursor.cursor());
+            seek.put("to", target);
+            payload.put("reason", reason);
+            appendRow(monitor, Vocabulary.SUBSCRIBED, s.subscriber(), payload, false, now);
+            ObjectNode reply = Json.object();
+            reply.put("subscription", id);
+            reply.put("cursor", target);
+            return Reply.of(200, reply);
+        }
+    }
+
+    /** A new token; the old one stops working at once. */
+    public Reply renew(String id, String bearer) {
+        Subscription s = access.authorized(id, bearer);
+        Monitor monitor = access.monitorOf(s);
+        synchronized (catalog.lockFor(Catalog.readerKey(s.monitor(), s.subscriber()))) {
+            String token = Tokens.mint();
+            Subscription renewed = s.rekeyed(Tokens.hash(token));
+            writer.put(Topics.SUBSCRIPTIONS, id, renewed);
+            catalog.apply(renewed);
+            Instant now = clock.instant();
+            Cursor cursor = access.cursorOf(id).pulled(Times.format(now));
+            writer.put(Topics.CURSORS, id, cursor);
+            cursor = catalog.apply(id, cursor);
+            ObjectNode payload = Json.object();
+            payload.put("subscription", id);
+            payload.put("subscriber", s.subscriber());
+            payload.put("cursor", cursor.cursor());
+            payload.put("renewed", true);
+            payload.put("token_rotated", true);
+            appendRow(monitor, Vocabulary.SUBSCRIBED, s.subscriber(), payload, false, now);
+            ObjectNode reply = Json.object();
+            reply.set("subscription", renewed.served(cursor, lag(monitor, renewed, cursor)));
+            reply.put("token", token);
+            return Reply.of(200, reply);
+        }
+    }
+
+    public Reply retire(String id, String bearer, ObjectNode body) {
+        Subscription s = access.authorized(id, bearer);
+        String reason = orElse(Json.text(body, "reason"), "by request");
+        long seq = retire(s, s.subscriber(), reason, null);
+        ObjectNode reply = Json.object();
+        reply.put("ok", true);
+        reply.put("subscription", id);
+        reply.put("seq", seq);
+        reply.put("cursor_kept", access.cursorOf(id).cursor());
+        return Reply.of(200, reply);
+    }
+
+    /**
+     * Retires a subscription that has not pulled within its mute time. Returns false when, checked again under the
+     * subscription's lock, it is no longer due (it pulled, or it is retired already).
+     */
+    public boolean retireIfMuted(String id, Instant now) {
+        Subscription s = catalog.subscription(id);
+        Cursor cursor = catalog.cursor(id);
+        if (s == null || !s.active() || cursor == null) {
+            return false;
+        }
+        long ttl = Access.muteSeconds(s, catalog.monitor(s.monitor()));
+        Instant reference = Times.parseOrNull(cursor.lastPull() != null ? cursor.lastPull() : s.created());
+        if (reference == null || !now.isAfter(reference.plusSeconds(ttl))) {
+            return false;
+        }
+        // Due by this view; a pull on another gateway may have landed a moment ago.
+        catalog.catchUp(Topics.CURSORS);
+        catalog.catchUp(Topics.SUBSCRIPTIONS);
+        s = catalog.subscription(id);
+        reference = Times.parseOrNull(catalog.cursor(id).lastPull() != null ? catalog.cursor(id).lastPull() : s.created());
+        if (!s.active() || !now.isAfter(reference.plusSeconds(ttl))) {
+            return false;
+        }
+        ObjectNode will = Json.object();
+        will.put("mute_since", Times.format(reference));
+        will.put("retire_after_mute_seconds", ttl);
+        retire(s, SWEEP, "mute", will);
+        return true;
+    }
+
+    private long retire(Subscription s, String actor, String reason, ObjectNode extra) {
+        synchronized (catalog.lockFor(Catalog.readerKey(s.monitor(), s.subscriber()))) {
+            Subscription current = catalog.subscription(s.id());
+            Subscription retired = current.retired();
+            writer.put(Topics.SUBSCRIPTIONS, s.id(), retired);
+            catalog.apply(retired);
+            ObjectNode payload = Json.object();
+            payload.put("subscription", s.id());
+            payload.put("subscriber", s.subscriber());
+            payload.put("reason", reason);
+            payload.put("cursor", access.cursorOf(s.id()).cursor());
+            if (extra == null) {
+                payload.putNull("mute_since");
+            } else {
+                payload.setAll(extra);
+            }
+            return appendRow(access.monitorOf(s), Vocabulary.SUBSCRIPTION_RETIRED, actor, payload, false, clock.instant());
+        }
+    }
+
+    private long appendRow(Monitor monitor, String type, String actor, ObjectNode payload, boolean vouched, Instant now) {
+        return writer.append(monitor.id(), ProtocolRows.row(monitor, type, actor, null, payload,
+                vouched && monitor.attested(), now));
+    }
+
+    private long lag(Monitor monitor, Subscription s, Cursor cursor) {
+        return reader.read(monitor.id(), cursor.cursor(), Access.effectiveFilter(monitor, s, Filter.ALL), 0, true).counted();
     }
 
     /** Where a subscription starts: {@code head}, {@code earliest}, a seq, or (re-keying) where it already was. */
@@ -157,160 +281,6 @@ public final class SubscriptionService {
             id = "sub-" + Tokens.hex(4);
         } while (catalog.subscription(id) != null);
         return id;
-    }
-
-    /** A pull: reads at once; with {@code wait}, parks on the monitor's tail until something arrives or time is up. */
-    public CompletableFuture<Reply> pull(String id, String bearer, PullRequest request) {
-        Subscription s = authorized(id, bearer);
-        Monitor monitor = catalog.monitor(s.monitor());
-        MonitorLog log = catalog.log(s.monitor());
-        Filter inline = Filter.parse(request.inlineFilter(), Filter.knownTypes(monitor.types(), log.seenTypes()));
-        Filter effective = effectiveFilter(monitor, s, inline);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(request.waitSeconds());
-        return CompletableFuture.supplyAsync(() -> readOnce(s, effective, request), work)
-                .thenCompose(page -> page.entries().isEmpty() && request.waitSeconds() > 0
-                        ? parkThenRead(s, effective, request, log, page, deadline)
-                        : CompletableFuture.completedFuture(page))
-                .thenApplyAsync(page -> deliver(s, page, request), work);
-    }
-
-    private CompletableFuture<LogReader.Page> parkThenRead(Subscription s, Filter effective, PullRequest request,
-                                                          MonitorLog log, LogReader.Page empty, long deadline) {
-        long remaining = deadline - System.nanoTime();
-        if (remaining <= 0) {
-            return CompletableFuture.completedFuture(empty);
-        }
-        CompletableFuture<Void> signal = log.nextAppend();
-        if (log.lastSeq() <= empty.bounds().head()) {
-            signal = signal.copy().completeOnTimeout(null, remaining, TimeUnit.NANOSECONDS);
-        } else {
-            signal = CompletableFuture.completedFuture(null);
-        }
-        return signal.thenApplyAsync(v -> readOnce(s, effective, request), work)
-                .thenCompose(page -> page.entries().isEmpty()
-                        ? parkThenRead(s, effective, request, log, page, deadline)
-                        : CompletableFuture.completedFuture(page));
-    }
-
-    private LogReader.Page readOnce(Subscription s, Filter effective, PullRequest request) {
-        long start = request.cursor() != null ? request.cursor() : cursorOf(s.id()).cursor();
-        LogReader.Page page = reader.read(s.monitor(), start, effective, request.limit(), true);
-        if (Math.max(start, 1) < page.bounds().floor() && page.bounds().floor() > 1) {
-            throw expired(s.monitor(), page.bounds().floor(), start);
-        }
-        return page;
-    }
-
-    private Reply deliver(Subscription s, LogReader.Page page, PullRequest request) {
-        Cursor cursor;
-        synchronized (catalog.lockFor(s.id())) {
-            cursor = cursorOf(s.id());
-            long newest = page.entries().isEmpty() ? 0 : page.entries().get(page.entries().size() - 1).seq();
-            if (request.cursor() == null && newest > cursor.delivered()) {
-                long fresh = page.entries().stream().filter(e -> !cursor.isRedelivery(e.seq())).count();
-                Cursor marked = cursor.deliveredUpTo(newest, fresh, Times.format(clock.instant()));
-                writer.put(Topics.CURSORS, s.id(), marked);
-                catalog.apply(s.id(), marked);
-            }
-        }
-        long lag = request.cursor() == null || request.cursor() == cursor.cursor()
-                ? page.counted()
-                : reader.read(s.monitor(), cursor.cursor(), effectiveFilter(catalog.monitor(s.monitor()), s,
-                Filter.ALL), 0, true).counted();
-        ArrayNode observations = Json.MAPPER.createArrayNode();
-        int redelivered = 0;
-        for (LogReader.Entry e : page.entries()) {
-            boolean again = cursor.isRedelivery(e.seq());
-            redelivered += again ? 1 : 0;
-            observations.add(e.draft().served(s.monitor(), e.seq(), again));
-        }
-        ObjectNode reply = Json.object();
-        reply.put("subscription", s.id());
-        reply.put("monitor", s.monitor());
-        reply.put("cursor", cursor.cursor());
-        reply.put("head", page.bounds().head());
-        reply.put("lag", lag);
-        if (page.countBounded()) {
-            reply.put("lag_bounded", true);
-        }
-        reply.put("retention_floor", page.bounds().floor());
-        reply.put("next", page.next());
-        reply.put("redelivered", redelivered);
-        reply.set("observations", observations);
-        return new Reply(200, reply, java.util.Map.of("X-MP-Batch-Type", "application/cloudevents-batch+json"));
-    }
-
-    public Reply ack(String id, String bearer, ObjectNode body) {
-        Subscription s = authorized(id, bearer);
-        long requested = nonNegative(body.get("cursor"));
-        synchronized (catalog.lockFor(s.id())) {
-            Cursor cursor = cursorOf(s.id());
-            LogReader.Bounds bounds = reader.bounds(s.monitor());
-            if (requested < cursor.cursor()) {
-                throw ProtocolException.of(ErrorCode.CURSOR_BACKWARDS, "a cursor does not move backwards; use /seek with a reason")
-                        .with("cursor", cursor.cursor()).with("requested", requested).with("head", bounds.head());
-            }
-            long target = Math.min(requested, bounds.head() + 1);
-            if (target > cursor.cursor()) {
-                Cursor acked = cursor.acked(target, Times.format(clock.instant()));
-                writer.put(Topics.CURSORS, s.id(), acked);
-                cursor = catalog.apply(s.id(), acked);
-            }
-            Filter effective = effectiveFilter(catalog.monitor(s.monitor()), s, Filter.ALL);
-            long lag = reader.read(s.monitor(), cursor.cursor(), effective, 0, true).counted();
-            ObjectNode reply = Json.object();
-            reply.put("subscription", s.id());
-            reply.put("cursor", cursor.cursor());
-            reply.put("head", bounds.head());
-            reply.put("lag", lag);
-            return Reply.of(200, reply);
-        }
-    }
-
-    private Subscription authorized(String id, String bearer) {
-        Subscription s = catalog.subscription(id);
-        if (s == null) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "subscription not found");
-        }
-        if (!s.tokenIs(bearer)) {
-            throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "bearer token missing or invalid");
-        }
-        if (!s.active()) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "subscription retired; re-subscribe to reactivate (cursor kept)")
-                    .with("retired", true).with("cursor", cursorOf(id).cursor());
-        }
-        return s;
-    }
-
-    /** Another replica may have written the subscription a moment before its cursor reached this one's view. */
-    private Cursor cursorOf(String subscriptionId) {
-        Cursor c = catalog.cursor(subscriptionId);
-        if (c == null) {
-            throw new ServerFault("this gateway has not yet read the subscription's cursor; retry", null);
-        }
-        return c;
-    }
-
-    private static Filter effectiveFilter(Monitor monitor, Subscription s, Filter inline) {
-        return Filter.parse(monitor.filter(), null).and(Filter.parse(s.filter(), null)).and(inline);
-    }
-
-    static ProtocolException expired(String monitorId, long floor, long requested) {
-        return ProtocolException.of(ErrorCode.CURSOR_EXPIRED, "cursor below retention floor; relist from state, then pull from the floor")
-                .with("retention_floor", floor)
-                .with("relist", "monitors/" + monitorId + "/state")
-                .with("requested", requested);
-    }
-
-    /** A cursor in a body: an integer or a string of digits. */
-    static long nonNegative(JsonNode value) {
-        if (value != null && value.isIntegralNumber() && value.canConvertToLong() && value.asLong() >= 0) {
-            return value.asLong();
-        }
-        if (value != null && value.isTextual() && value.asText().matches("[0-9]{1,18}")) {
-            return Long.parseLong(value.asText());
-        }
-        throw ProtocolException.of(ErrorCode.INVALID, "cursor must be a non-negative integer").with("cursor", value);
     }
 
     private static Long seconds(ObjectNode body, String field) {

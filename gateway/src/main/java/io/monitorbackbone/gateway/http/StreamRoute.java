@@ -1,0 +1,102 @@
+package io.monitorbackbone.gateway.http;
+
+import io.monitorbackbone.gateway.Lifecycle;
+import io.monitorbackbone.gateway.kafka.LogReader;
+import io.monitorbackbone.gateway.service.DeliveryService;
+import io.monitorbackbone.protocol.Json;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.Context;
+import io.vertx.core.Handler;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * {@code GET /subscriptions/{id}/stream}: Server-Sent Events over the same reads as pull. Each observation is
+ * {@code id: <seq>}, so a client resumes with {@code Last-Event-ID}; an idle stream sends a heartbeat every 5 s. A
+ * stream never commits and never marks anything delivered: only ack moves the cursor.
+ */
+@ApplicationScoped
+public class StreamRoute implements Handler<RoutingContext> {
+    static final Duration HEARTBEAT = Duration.ofSeconds(5);
+    private static final int PAGE = 100;
+
+    @Inject
+    Lifecycle lifecycle;
+
+    @Override
+    public void handle(RoutingContext ctx) {
+        String id = ctx.pathParam("id");
+        String bearer = Routes.bearer(ctx);
+        String lastEventId = ctx.request().getHeader("Last-Event-ID");
+        String cursor = ctx.queryParams().get("cursor");
+        Context context = ctx.vertx().getOrCreateContext();
+        lifecycle.ready()
+                .thenCompose(s -> CompletableFuture.supplyAsync(() -> s.delivery().openStream(id, bearer, lastEventId, cursor), lifecycle.work())
+                        .thenApply(stream -> new Open(s.delivery(), stream)))
+                .whenComplete((open, failure) -> context.runOnContext(v -> {
+                    if (failure != null) {
+                        Replies.failure(ctx, failure);
+                    } else {
+                        begin(ctx, context, open);
+                    }
+                }));
+    }
+
+    private record Open(DeliveryService delivery, DeliveryService.Stream stream) {
+    }
+
+    private void begin(RoutingContext ctx, Context context, Open open) {
+        HttpServerResponse response = ctx.response();
+        response.setChunked(true)
+                .putHeader("Content-Type", "text/event-stream; charset=utf-8")
+                .putHeader("Cache-Control", "no-store")
+                .putHeader("Connection", "keep-alive")
+                .putHeader("X-Accel-Buffering", "no");
+        response.write("retry: 3000\n\n");
+        next(response, context, open, open.stream().start());
+    }
+
+    private void next(HttpServerResponse response, Context context, Open open, long from) {
+        if (response.closed() || response.ended()) {
+            return;
+        }
+        CompletableFuture.supplyAsync(() -> open.delivery().streamRead(open.stream(), from, PAGE), lifecycle.work())
+                .whenComplete((page, failure) -> context.runOnContext(v -> {
+                    if (response.closed() || response.ended()) {
+                        return;
+                    }
+                    if (failure != null) {
+                        Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
+                        ObjectNode error = cause instanceof io.monitorbackbone.protocol.ProtocolException e ? e.toJson()
+                                : io.monitorbackbone.protocol.ProtocolException.of(io.monitorbackbone.protocol.ErrorCode.UNAVAILABLE,
+                                "the stream could not read the log; reconnect").toJson();
+                        response.end("event: error\ndata: " + error + "\n\n");
+                        return;
+                    }
+                    for (LogReader.Entry e : page.entries()) {
+                        response.write("id: " + e.seq() + "\nevent: observation\ndata: "
+                                + e.draft().served(open.stream().subscription().monitor(), e.seq(), false) + "\n\n");
+                    }
+                    if (!page.entries().isEmpty()) {
+                        next(response, context, open, page.next());
+                        return;
+                    }
+                    long head = page.bounds().head();
+                    DeliveryService.appendAfter(open.stream().log(), head, HEARTBEAT)
+                            .whenComplete((x, y) -> context.runOnContext(w -> {
+                                if (open.stream().log().lastSeq() <= head && !response.closed() && !response.ended()) {
+                                    ObjectNode beat = Json.object();
+                                    beat.put("head", head);
+                                    beat.put("cursor", open.delivery().committed(open.stream().subscription().id()).cursor());
+                                    response.write("event: heartbeat\ndata: " + beat + "\n\n");
+                                }
+                                next(response, context, open, page.next());
+                            }));
+                }));
+    }
+}

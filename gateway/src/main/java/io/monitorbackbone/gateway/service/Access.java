@@ -1,0 +1,131 @@
+package io.monitorbackbone.gateway.service;
+
+import io.monitorbackbone.gateway.ServerFault;
+import io.monitorbackbone.gateway.kafka.Catalog;
+import io.monitorbackbone.gateway.kafka.Topics;
+import io.monitorbackbone.protocol.Cursor;
+import io.monitorbackbone.protocol.ErrorCode;
+import io.monitorbackbone.protocol.Filter;
+import io.monitorbackbone.protocol.Monitor;
+import io.monitorbackbone.protocol.ProtocolException;
+import io.monitorbackbone.protocol.Subscription;
+
+/**
+ * Looking things up for a request: what the credential may see, and the subscription's cursor as the cluster last
+ * acknowledged it. A miss or a token mismatch is checked again after catching up with the tables, since another gateway
+ * may have written a moment ago.
+ */
+final class Access {
+    private static final long CATCH_UP_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+
+    private final Catalog catalog;
+    private final io.monitorbackbone.gateway.kafka.LogReader reader;
+
+    Access(Catalog catalog, io.monitorbackbone.gateway.kafka.LogReader reader) {
+        this.catalog = catalog;
+        this.reader = reader;
+    }
+
+    /**
+     * A filter checked against the types the monitor knows. A type seen only in the newest records may not have reached
+     * this gateway's tail yet, so a refusal is decided only after the tail has caught up with the log's head.
+     */
+    io.monitorbackbone.protocol.Filter filter(com.fasterxml.jackson.databind.JsonNode node, Monitor monitor) {
+        io.monitorbackbone.gateway.kafka.MonitorLog log = catalog.log(monitor.id());
+        try {
+            return io.monitorbackbone.protocol.Filter.parse(node, io.monitorbackbone.protocol.Filter.knownTypes(monitor.types(), log.seenTypes()));
+        } catch (ProtocolException e) {
+            if (e.code() != ErrorCode.INVALID_FILTER) {
+                throw e;
+            }
+            long head = reader.bounds(monitor.id()).head();
+            long deadline = System.nanoTime() + CATCH_UP_NANOS;
+            while (log.lastSeq() < head && System.nanoTime() < deadline) {
+                java.util.concurrent.CompletableFuture<Void> next = log.nextAppend();
+                if (log.lastSeq() >= head) {
+                    break;
+                }
+                try {
+                    next.get(Math.max(1, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+                } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException ignored) {
+                    break;
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            return io.monitorbackbone.protocol.Filter.parse(node, io.monitorbackbone.protocol.Filter.knownTypes(monitor.types(), log.seenTypes()));
+        }
+    }
+
+    Monitor visibleMonitor(String id, String bearer, String notFound) {
+        Monitor m = catalog.monitor(id);
+        if (m == null || !m.visibleTo(bearer)) {
+            catalog.catchUp(Topics.MONITORS);
+            m = catalog.monitor(id);
+        }
+        if (m == null || !m.visibleTo(bearer)) {
+            throw ProtocolException.of(ErrorCode.NOT_FOUND, notFound);
+        }
+        return m;
+    }
+
+    /** The subscription the bearer holds the token of; its cursor view is caught up with every gateway's writes. */
+    Subscription authorized(String id, String bearer) {
+        Subscription s = catalog.subscription(id);
+        if (s == null || !s.tokenIs(bearer)) {
+            catalog.catchUp(Topics.SUBSCRIPTIONS);
+            s = catalog.subscription(id);
+        }
+        if (s == null) {
+            throw ProtocolException.of(ErrorCode.NOT_FOUND, "subscription not found");
+        }
+        if (!s.tokenIs(bearer)) {
+            throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "bearer token missing or invalid");
+        }
+        catalog.catchUp(Topics.CURSORS);
+        if (!s.active()) {
+            throw ProtocolException.of(ErrorCode.NOT_FOUND, "subscription retired; re-subscribe to reactivate (cursor kept)")
+                    .with("retired", true).with("cursor", cursorOf(id).cursor());
+        }
+        return s;
+    }
+
+    /** Another replica may have written the subscription a moment before its cursor reached this one's view. */
+    Cursor cursorOf(String subscriptionId) {
+        Cursor c = catalog.cursor(subscriptionId);
+        if (c == null) {
+            throw new ServerFault("this gateway has not yet read the subscription's cursor; retry", null);
+        }
+        return c;
+    }
+
+    Monitor monitorOf(Subscription s) {
+        return catalog.monitor(s.monitor());
+    }
+
+    /** The monitor's filter, the subscription's, and an inline one: AND-ed, so each can only narrow. */
+    static Filter effectiveFilter(Monitor monitor, Subscription s, Filter inline) {
+        return Filter.parse(monitor.filter(), null).and(Filter.parse(s.filter(), null)).and(inline);
+    }
+
+    static ProtocolException expired(String monitorId, long floor, long requested) {
+        return ProtocolException.of(ErrorCode.CURSOR_EXPIRED, "cursor below retention floor; relist from state, then pull from the floor")
+                .with("retention_floor", floor)
+                .with("relist", "monitors/" + monitorId + "/state")
+                .with("requested", requested);
+    }
+
+    /** Whether starting at {@code cursor} would miss observations the log no longer holds (seq 0 never existed). */
+    static boolean isExpired(long cursor, long floor) {
+        return Math.max(cursor, 1) < floor;
+    }
+
+    /** How long a subscription may go without pulling before the sweep retires it. */
+    static long muteSeconds(Subscription s, Monitor m) {
+        if (s.retireAfterMuteSeconds() != null) {
+            return s.retireAfterMuteSeconds();
+        }
+        return m != null && m.retireAfterMuteSeconds() != null ? m.retireAfterMuteSeconds() : Limits.RETIRE_AFTER_MUTE_SECONDS_DEFAULT;
+    }
+}
