@@ -544,7 +544,8 @@ class FilterPropertiesTest {
             });
         } else if (node.isArray()) {
             node.forEach(n -> out.addAll(dataStrings(n)));
-        } else {
+        } else if (!node.isNull()) {
+            // A null is an absent value, not the text "null".
             out.add(node.asText().toLowerCase(Locale.ROOT));
         }
         return out;
