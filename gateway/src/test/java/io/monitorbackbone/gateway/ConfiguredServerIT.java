@@ -97,4 +97,14 @@ class ConfiguredServerIT {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
     }
+
+    @Test
+    void withoutAnAdminTokenTheAdminPathsDoNotExist() {
+        Http.Response snapshot = http.get("/mp/v0/admin/snapshot", "anything");
+        Http.Response compact = http.post("/mp/v0/admin/compact", "{\"upto_seq\":1}", null);
+
+        assertThat(snapshot.status()).isEqualTo(404);
+        assertThat(compact.status()).isEqualTo(404);
+        assertThat(snapshot.json().get("code").asText()).isEqualTo("NOT_FOUND");
+    }
 }

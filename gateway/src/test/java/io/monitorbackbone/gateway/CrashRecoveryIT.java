@@ -71,4 +71,73 @@ class CrashRecoveryIT {
             assertThat(walk.publish(m, "still-mine")).isEqualTo(4);
         }
     }
+
+    @Test
+    void killNineInTheMiddleOfADrainNeverLosesAndNeverReturnsWhatWasAcked(@TempDir Path data) {
+        try (ServerProcess server = ServerProcess.builder().env("MP_DATA", data.toString()).start()) {
+            Walk walk = new Walk(new Http(server.baseUri()));
+            Walk.Monitor m = walk.createMonitor("drain");
+            for (int i = 0; i < 40; i++) {
+                walk.publish(m, "job-" + i);
+            }
+            Walk.Reader reader = walk.subscribe(m, "agent:drainer");
+            java.util.Set<Long> acked = new java.util.TreeSet<>();
+            long cursor = 0;
+            for (int page = 0; page < 3; page++) {
+                JsonNode pulled = walk.pull(reader, "?limit=7").json();
+                pulled.get("observations").forEach(o -> acked.add(o.get("id").asLong()));
+                cursor = pulled.get("next").asLong();
+                walk.ack(reader, cursor);
+            }
+            JsonNode inFlight = walk.pull(reader, "?limit=7").json();
+            List<Long> unacked = new ArrayList<>();
+            inFlight.get("observations").forEach(o -> unacked.add(o.get("id").asLong()));
+
+            server.kill9();
+            server.restart();
+
+            List<JsonNode> rest = new ArrayList<>();
+            for (int guard = 0; guard < 20; guard++) {
+                JsonNode pulled = walk.pull(reader, "?limit=10").json();
+                if (pulled.get("observations").isEmpty()) {
+                    break;
+                }
+                pulled.get("observations").forEach(rest::add);
+                walk.ack(reader, pulled.get("next").asLong());
+            }
+            List<Long> after = rest.stream().map(o -> o.get("id").asLong()).toList();
+            assertThat(after).doesNotContainAnyElementsOf(acked);
+            assertThat(after).startsWith(unacked.toArray(Long[]::new));
+            rest.stream().filter(o -> unacked.contains(o.get("id").asLong()))
+                    .forEach(o -> assertThat(o.path("redelivered").asBoolean()).as("unacked %s comes back marked", o.get("id")).isTrue());
+            rest.stream().filter(o -> !unacked.contains(o.get("id").asLong()))
+                    .forEach(o -> assertThat(o.has("redelivered")).as("first delivery of %s", o.get("id")).isFalse());
+            java.util.Set<Long> everything = new java.util.TreeSet<>(acked);
+            everything.addAll(after);
+            assertThat(everything).hasSize(42).first().isEqualTo(1L);
+            assertThat(everything).last().isEqualTo(42L);
+        }
+    }
+
+    @Test
+    void compactingEveryMonitorMovesEachFloor(@TempDir Path data) {
+        try (ServerProcess server = ServerProcess.builder().env("MP_DATA", data.toString()).env("MP_ADMIN_TOKEN", "tok-admin").start()) {
+            Http http = new Http(server.baseUri());
+            Walk walk = new Walk(http);
+            Walk.Monitor a = walk.createMonitor("a-log");
+            Walk.Monitor b = walk.createMonitor("b-log");
+            for (int i = 0; i < 3; i++) {
+                walk.publish(a, "a" + i);
+            }
+            walk.publish(b, "b0");
+
+            JsonNode compacted = http.post("/mp/v0/admin/compact", "{\"upto_seq\":3}", "tok-admin").json();
+
+            assertThat(compacted.at("/monitors/a-log/retention_floor").asLong()).isEqualTo(4);
+            assertThat(compacted.at("/monitors/b-log/retention_floor").asLong()).as("b-log held only seqs 1 and 2").isEqualTo(3);
+            assertThat(compacted.get("compacted").asLong()).isEqualTo(5);
+            assertThat(http.get("/mp/v0/monitors/a-log/state", null).json().get("retention_floor").asLong()).isEqualTo(4);
+            assertThat(http.post("/mp/v0/admin/compact", "{\"upto_seq\":3}", "wrong").status()).isEqualTo(401);
+        }
+    }
 }

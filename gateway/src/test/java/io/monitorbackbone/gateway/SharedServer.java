@@ -6,6 +6,7 @@ import io.monitorbackbone.testsupport.TestKafka;
 
 /** One gateway process per test JVM, on the JVM's one test broker; stopped when the JVM exits. */
 final class SharedServer {
+    static final String ADMIN_TOKEN = "admin-" + Long.toHexString(System.nanoTime());
     private static ServerProcess server;
 
     private SharedServer() {
@@ -15,6 +16,7 @@ final class SharedServer {
         if (server == null) {
             server = ServerProcess.builder()
                     .env("KAFKA_BOOTSTRAP_SERVERS", TestKafka.bootstrapServers())
+                    .env("MP_ADMIN_TOKEN", ADMIN_TOKEN)
                     .start();
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "shared-server-stop"));
         }

@@ -48,4 +48,59 @@ class TwoGatewaysIT {
             assertThat(woken.get("observations")).extracting(o -> o.get("id").asText()).containsExactly(String.valueOf(late));
         }
     }
+
+    @Test
+    void aReaderAlternatingBetweenGatewaysNeverSkipsAndNeverSeesItsCursorGoBack(@TempDir Path data) {
+        try (ServerProcess first = ServerProcess.builder().env("MP_DATA", data.toString()).start();
+             ServerProcess second = ServerProcess.builder()
+                     .env("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + first.kafkaPort()).start()) {
+            Walk a = new Walk(new Http(first.baseUri()));
+            Walk b = new Walk(new Http(second.baseUri()));
+            Walk.Monitor m = a.createMonitor("alternating");
+            for (int i = 0; i < 30; i++) {
+                (i % 2 == 0 ? a : b).publish(m, "n-" + i);
+            }
+            Walk.Reader reader = a.subscribe(m, "agent:alternator");
+
+            java.util.List<Long> received = new java.util.ArrayList<>();
+            long lastCursor = -1;
+            for (int round = 0; round < 40 && received.size() < 32; round++) {
+                Walk via = round % 2 == 0 ? b : a;
+                JsonNode pulled = via.pull(reader, "?limit=4").json();
+                assertThat(pulled.get("cursor").asLong()).as("round %d", round).isGreaterThanOrEqualTo(lastCursor);
+                lastCursor = pulled.get("cursor").asLong();
+                pulled.get("observations").forEach(o -> received.add(o.get("id").asLong()));
+                Walk ackVia = round % 3 == 0 ? a : b;
+                lastCursor = ackVia.ack(reader, pulled.get("next").asLong()).json().get("cursor").asLong();
+            }
+
+            // seq 1 created the monitor, 2..31 are the publishes, 32 is the subscribed row.
+            assertThat(received).as("every observation once, in order, none skipped")
+                    .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 32).boxed().toList());
+        }
+    }
+
+    @Test
+    void exactlyOneGatewaySweepsAMutedSubscription(@TempDir Path data) {
+        try (ServerProcess first = ServerProcess.builder().env("MP_DATA", data.toString()).start();
+             ServerProcess second = ServerProcess.builder()
+                     .env("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + first.kafkaPort()).start()) {
+            Walk a = new Walk(new Http(first.baseUri()));
+            Walk b = new Walk(new Http(second.baseUri()));
+            Walk.Monitor m = a.createMonitor("muted");
+            Walk.Reader witness = a.subscribe(m, "agent:witness");
+            Http.Response mute = b.http.post("/mp/v0/subscriptions",
+                    "{\"monitor\":\"muted\",\"subscriber\":\"agent:mute\",\"retire_after_mute_seconds\":1}", null);
+            assertThat(mute.status()).isEqualTo(201);
+
+            await("the sweep retires the muted subscription").atMost(Duration.ofSeconds(20)).until(() ->
+                    a.pull(witness, "?cursor=1&types=ai.mentu.monitor.subscription_retired").json().get("observations").size() > 0);
+            // Both gateways had the chance to sweep it twice over by now; only one may have.
+            await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> true);
+
+            JsonNode wills = a.pull(witness, "?cursor=1&types=ai.mentu.monitor.subscription_retired").json().get("observations");
+            assertThat(wills).hasSize(1);
+            assertThat(wills.get(0).at("/data/payload/reason").asText()).isEqualTo("mute");
+        }
+    }
 }

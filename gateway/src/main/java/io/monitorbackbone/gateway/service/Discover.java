@@ -22,7 +22,7 @@ public final class Discover {
         feeds.put("pull", true);
         feeds.put("http", false);
         feeds.put("mcp", false);
-        feeds.put("sse", false);
+        feeds.put("sse", true);
         caps.putObject("leases").put("delivery_count_limit", Limits.DELIVERY_COUNT_LIMIT);
         caps.putObject("extensions").putObject("ai.mentu/monitors").put("version", "0.1");
         ObjectNode limits = d.putObject("limits");

@@ -146,6 +146,16 @@ public final class SubscriptionService {
             seek.put("to", target);
             payload.put("reason", reason);
             appendRow(monitor, Vocabulary.SUBSCRIBED, s.subscriber(), payload, false, now);
+            if (Access.isExpired(cursor.cursor(), bounds.floor())) {
+                // A relist: the reader lost observations to retention and starts again; its replay ends here.
+                ObjectNode bookmark = Json.object();
+                bookmark.put("subscription", id);
+                bookmark.put("reason", "relist");
+                bookmark.put("requested", cursor.cursor());
+                bookmark.put("retention_floor", bounds.floor());
+                bookmark.put("cursor", target);
+                appendRow(monitor, Vocabulary.BOOKMARK, SWEEP, bookmark, false, now);
+            }
             ObjectNode reply = Json.object();
             reply.put("subscription", id);
             reply.put("cursor", target);
