@@ -322,6 +322,26 @@ class DeliveryIT {
         assertRefused(stranger, 401, "UNAUTHORIZED");
     }
 
+    @Test
+    void perMonitorRetentionBecomesTheTopicsRetention() throws Exception {
+        Walk.Monitor kept = monitor("{\"visibility\":\"public\"}");
+        Walk.Monitor daily = monitor("{\"visibility\":\"public\",\"limits\":{\"retention_seconds\":86400}}");
+
+        Http.Response updated = http.post("/mp/v0/monitors/" + daily.id() + "/update", "{\"patch\":{\"limits\":{\"retention_seconds\":3600}}}", daily.ownerToken());
+        Http.Response invalid = http.post("/mp/v0/monitors/" + daily.id() + "/update", "{\"patch\":{\"limits\":{\"retention_seconds\":0}}}", daily.ownerToken());
+
+        assertThat(updated.status()).as(updated.body()).isEqualTo(200);
+        assertThat(updated.json().at("/monitor/limits/retention_seconds").asLong()).isEqualTo(3600);
+        assertRefused(invalid, 400, "INVALID");
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", io.monitorbackbone.testsupport.TestKafka.bootstrapServers()))) {
+            var keptTopic = new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "mp.obs." + kept.id());
+            var dailyTopic = new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "mp.obs." + daily.id());
+            var configs = admin.describeConfigs(List.of(keptTopic, dailyTopic)).all().get(30, TimeUnit.SECONDS);
+            assertThat(configs.get(keptTopic).get("retention.ms").value()).as("a monitor's log is kept unless it says otherwise").isEqualTo("-1");
+            assertThat(configs.get(dailyTopic).get("retention.ms").value()).isEqualTo("3600000");
+        }
+    }
+
     private List<String> sse(Walk.Reader reader, String lastEventId, int events) throws Exception {
         int[] seen = {0};
         return sseUntil(reader, lastEventId, l -> l.startsWith("id: ") && ++seen[0] == events, Duration.ofSeconds(15));

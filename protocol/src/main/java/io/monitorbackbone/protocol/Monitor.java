@@ -38,7 +38,8 @@ public record Monitor(
         boolean paused,
         boolean retired,
         String ownerTokenHash,
-        String subscribeTokenHash) {
+        String subscribeTokenHash,
+        Long retentionSeconds) {
 
     public boolean active() {
         return !paused && !retired;
@@ -85,7 +86,9 @@ public record Monitor(
         m.set("types", Json.array(types));
         m.put("attested", attested);
         m.set("default_grant", Json.array(defaultGrant));
-        m.set("limits", limits);
+        ObjectNode servedLimits = limits.deepCopy();
+        servedLimits.put("retention_seconds", retentionSeconds);
+        m.set("limits", servedLimits);
         m.put("created", created);
         m.put("updated", updated);
         m.put("active", active());

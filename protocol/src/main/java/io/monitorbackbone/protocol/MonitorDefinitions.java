@@ -37,12 +37,13 @@ public final class MonitorDefinitions {
     /** The fields a definition has, validated and with every default applied. */
     private record Fields(String name, String description, String owner, JsonNode source, JsonNode filter, String horizon,
                           List<String> capabilities, JsonNode cadence, Long ttlSeconds, Long retireAfterMuteSeconds,
-                          JsonNode budget, String visibility, JsonNode rules, List<String> types, List<String> defaultGrant) {
+                          JsonNode budget, String visibility, JsonNode rules, List<String> types, List<String> defaultGrant,
+                          Long retentionSeconds) {
     }
 
     /** What {@code update} may change; identity, owner, capabilities and tokens stay as created. */
     public static final List<String> PATCHABLE = List.of("name", "description", "source", "filter", "horizon", "visibility",
-            "default_grant", "cadence", "ttl_seconds", "retire_after_mute_seconds", "budget", "rules", "types");
+            "default_grant", "cadence", "ttl_seconds", "retire_after_mute_seconds", "budget", "rules", "types", "limits");
 
     public static Created create(String id, ObjectNode body, Instant now, boolean attested) {
         Fields f = fields(id, body, attested);
@@ -53,7 +54,7 @@ public final class MonitorDefinitions {
         Monitor monitor = new Monitor(id, f.name(), f.description(), 1, f.owner(), f.source(), f.filter(), f.horizon(),
                 f.capabilities(), f.cadence(), f.ttlSeconds(), f.retireAfterMuteSeconds(), f.budget(), f.visibility(), f.rules(),
                 f.types(), attested, f.defaultGrant(), at, at, false, false, Tokens.hash(ownerToken),
-                subscribeToken == null ? null : Tokens.hash(subscribeToken));
+                subscribeToken == null ? null : Tokens.hash(subscribeToken), f.retentionSeconds());
         return new Created(monitor, ownerToken, subscribeToken);
     }
 
@@ -81,7 +82,8 @@ public final class MonitorDefinitions {
         return new Monitor(current.id(), f.name(), f.description(), current.version() + 1, current.owner(), f.source(),
                 f.filter(), f.horizon(), current.capabilities(), f.cadence(), f.ttlSeconds(), f.retireAfterMuteSeconds(),
                 f.budget(), f.visibility(), f.rules(), f.types(), current.attested(), f.defaultGrant(), current.created(),
-                Times.format(now), current.paused(), current.retired(), current.ownerTokenHash(), current.subscribeTokenHash());
+                Times.format(now), current.paused(), current.retired(), current.ownerTokenHash(), current.subscribeTokenHash(),
+                f.retentionSeconds());
     }
 
     /** Pause, resume or retire. Retirement is final: a retired monitor takes no further configuration. */
@@ -100,7 +102,7 @@ public final class MonitorDefinitions {
                 current.source(), current.filter(), current.horizon(), current.capabilities(), current.cadence(),
                 current.ttlSeconds(), current.retireAfterMuteSeconds(), current.budget(), current.visibility(), current.rules(),
                 current.types(), current.attested(), current.defaultGrant(), current.created(), current.updated(), paused,
-                "retire".equals(action), current.ownerTokenHash(), current.subscribeTokenHash());
+                "retire".equals(action), current.ownerTokenHash(), current.subscribeTokenHash(), current.retentionSeconds());
     }
 
     /** {@code {field: {before, after}}} for every served field that changed, {@code head} aside. */
@@ -187,7 +189,29 @@ public final class MonitorDefinitions {
         }
         return new Fields(name, description, owner, source, filter, horizon, List.copyOf(new java.util.LinkedHashSet<>(capabilities)),
                 cadence, optionalSeconds(body, "ttl_seconds"), optionalSeconds(body, "retire_after_mute_seconds"), budget,
-                visibility, rules, List.copyOf(types), List.copyOf(new java.util.LinkedHashSet<>(defaultGrant)));
+                visibility, rules, List.copyOf(types), List.copyOf(new java.util.LinkedHashSet<>(defaultGrant)),
+                retentionSeconds(body.get("limits")));
+    }
+
+    /**
+     * {@code limits.retention_seconds}: how long the monitor's log keeps observations (the topic's retention); absent
+     * means forever. The other keys of a served {@code limits} are the server's and are ignored here.
+     */
+    private static Long retentionSeconds(JsonNode limits) {
+        if (limits == null || limits.isNull()) {
+            return null;
+        }
+        if (!limits.isObject()) {
+            throw ProtocolException.of(ErrorCode.INVALID, "limits must be an object such as {\"retention_seconds\": 86400}");
+        }
+        JsonNode v = limits.get("retention_seconds");
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 1 || v.asLong() > Long.MAX_VALUE / 1000) {
+            throw ProtocolException.of(ErrorCode.INVALID, "limits.retention_seconds must be a positive integer").with("field", "limits.retention_seconds");
+        }
+        return v.asLong();
     }
 
     private static String optionalText(ObjectNode body, String field, String fallback) {

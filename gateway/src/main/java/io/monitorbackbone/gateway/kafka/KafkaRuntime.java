@@ -97,9 +97,32 @@ public final class KafkaRuntime implements AutoCloseable {
         }
     }
 
-    public NewTopic monitorLogTopic(String monitorId) {
+    /** A monitor's log: one partition, kept forever unless the monitor sets {@code limits.retention_seconds}. */
+    public NewTopic monitorLogTopic(String monitorId, Long retentionSeconds) {
         return new NewTopic(Topics.obs(monitorId), 1, config.replicationFactor())
-                .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(MAX_RECORD_BYTES)));
+                .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(MAX_RECORD_BYTES),
+                        TopicConfig.RETENTION_MS_CONFIG, retentionMs(retentionSeconds)));
+    }
+
+    /** Applies a monitor's new retention to its log. */
+    public void setRetention(String monitorId, Long retentionSeconds) {
+        org.apache.kafka.common.config.ConfigResource topic =
+                new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, Topics.obs(monitorId));
+        org.apache.kafka.clients.admin.AlterConfigOp op = new org.apache.kafka.clients.admin.AlterConfigOp(
+                new org.apache.kafka.clients.admin.ConfigEntry(TopicConfig.RETENTION_MS_CONFIG, retentionMs(retentionSeconds)),
+                org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET);
+        try {
+            admin.incrementalAlterConfigs(Map.of(topic, List.of(op))).all().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new io.monitorbackbone.gateway.ServerFault("interrupted while changing retention", e);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new io.monitorbackbone.gateway.ServerFault("Kafka did not change the log's retention: " + e, e);
+        }
+    }
+
+    private static String retentionMs(Long retentionSeconds) {
+        return retentionSeconds == null ? "-1" : String.valueOf(retentionSeconds * 1000);
     }
 
     /** The log end offsets of some partitions, asked of the broker. */

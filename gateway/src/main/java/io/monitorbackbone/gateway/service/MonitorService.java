@@ -64,7 +64,7 @@ public final class MonitorService {
         }
         Instant now = clock.instant();
         MonitorDefinitions.Created created = MonitorDefinitions.create(id, body, now, attested);
-        createLog(id);
+        createLog(id, created.monitor().retentionSeconds());
         Monitor monitor = created.monitor();
         writer.put(Topics.MONITORS, id, monitor);
         catalog.apply(monitor);
@@ -86,9 +86,9 @@ public final class MonitorService {
     }
 
     /** The monitor's log is a topic of its own; whether the id is free is Kafka's answer, not a local guess. */
-    private void createLog(String id) {
+    private void createLog(String id, Long retentionSeconds) {
         try {
-            kafka.admin().createTopics(List.of(kafka.monitorLogTopic(id))).all().get(30, TimeUnit.SECONDS);
+            kafka.admin().createTopics(List.of(kafka.monitorLogTopic(id, retentionSeconds))).all().get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof TopicExistsException) {
                 throw ProtocolException.of(ErrorCode.DUPLICATE, "monitor exists; use /update").with("id", id);
@@ -125,6 +125,9 @@ public final class MonitorService {
             Monitor next = action.equals("update")
                     ? MonitorDefinitions.update(current, body.get("patch"), now)
                     : MonitorDefinitions.transition(current, action);
+            if (!java.util.Objects.equals(next.retentionSeconds(), current.retentionSeconds())) {
+                kafka.setRetention(id, next.retentionSeconds());
+            }
             LogReader.Bounds bounds = reader.bounds(id);
             ObjectNode before = current.served(bounds.head(), Limits.forMonitor(bounds.floor()));
             ObjectNode after = next.served(bounds.head(), Limits.forMonitor(bounds.floor()));
