@@ -17,6 +17,10 @@ public interface GatewayConfig {
 
     Kafka kafka();
 
+    /** Observations kept in memory per monitor, so reads near the head need no fetch from Kafka; 0 turns it off. */
+    @WithDefault("256")
+    int tailCacheEntries();
+
     /** Enables {@code /mp/v0/admin/*} when set. */
     Optional<String> adminToken();
 

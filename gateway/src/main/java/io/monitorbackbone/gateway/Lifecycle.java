@@ -56,13 +56,13 @@ public class Lifecycle {
         kafka = KafkaRuntime.start(config);
         kafka.ensureTables(Follower.tables());
         kafka.ensureTables(java.util.List.of(Sweeper.TOPIC));
-        Catalog catalog = new Catalog();
+        Catalog catalog = new Catalog(config.tailCacheEntries());
         follower = new Follower(kafka.newConsumer("mp-follower"), catalog);
         follower.start().get(60, TimeUnit.SECONDS);
         Follower tail = follower;
         KafkaRuntime cluster = kafka;
         catalog.barrier(table -> tail.awaitTable(table, cluster.endOffsets(tail.partitionsOf(table)), java.time.Duration.ofSeconds(10)));
-        reader = new LogReader(kafka::newConsumer, READERS);
+        reader = new LogReader(kafka::newConsumer, READERS, catalog::log);
         LogWriter writer = new LogWriter(kafka.producer());
         AtomicInteger n = new AtomicInteger();
         work = Executors.newFixedThreadPool(WORKERS, r -> {

@@ -17,6 +17,8 @@ final class SharedServer {
             server = ServerProcess.builder()
                     .env("KAFKA_BOOTSTRAP_SERVERS", TestKafka.bootstrapServers())
                     .env("MP_ADMIN_TOKEN", ADMIN_TOKEN)
+                    // Small, so reads near the head come from memory and older ones from Kafka: both paths get tested.
+                    .env("MP_TAIL_CACHE_ENTRIES", "8")
                     .start();
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "shared-server-stop"));
         }

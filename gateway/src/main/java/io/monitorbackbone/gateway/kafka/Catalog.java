@@ -25,7 +25,11 @@ public final class Catalog {
     private volatile Consumer<String> onNewMonitor = id -> { };
     private volatile Consumer<String> barrier = table -> { };
 
-    public Catalog() {
+    private final int tailCapacity;
+
+    /** @param tailCapacity observations kept in memory per monitor for reads near the head (0: none) */
+    public Catalog(int tailCapacity) {
+        this.tailCapacity = tailCapacity;
         for (int i = 0; i < locks.length; i++) {
             locks[i] = new Object();
         }
@@ -89,7 +93,7 @@ public final class Catalog {
     }
 
     public MonitorLog log(String monitorId) {
-        return logs.computeIfAbsent(monitorId, id -> new MonitorLog());
+        return logs.computeIfAbsent(monitorId, id -> new MonitorLog(tailCapacity));
     }
 
     /** One lock per key stripe: serialises this gateway's read-modify-write of one subscription or subscriber name. */

@@ -180,7 +180,8 @@ public final class Follower implements AutoCloseable {
                     if (Topics.isObs(r.topic())) {
                         String monitor = Topics.monitorOf(r.topic());
                         long seq = Seq.fromOffset(r.offset());
-                        catalog.log(monitor).apply(seq, ObservationCodec.decode(r).served(monitor, seq, false));
+                        io.monitorbackbone.protocol.Draft draft = ObservationCodec.decode(r);
+                        catalog.log(monitor).apply(seq, draft, draft.served(monitor, seq, false));
                     }
                 }
             }

@@ -30,13 +30,19 @@ public final class LogReader implements AutoCloseable {
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
 
     private final Function<String, KafkaConsumer<byte[], byte[]>> factory;
+    private final Function<String, MonitorLog> tails;
     private final BlockingQueue<KafkaConsumer<byte[], byte[]>> idle;
     private final List<KafkaConsumer<byte[], byte[]>> all = new ArrayList<>();
     private final AtomicInteger created = new AtomicInteger();
     private final int size;
 
-    public LogReader(Function<String, KafkaConsumer<byte[], byte[]>> factory, int size) {
+    /**
+     * @param tails each monitor's in-memory tail, kept by the follower: a read that it covers up to the broker's head is
+     *              served from memory instead of fetched
+     */
+    public LogReader(Function<String, KafkaConsumer<byte[], byte[]>> factory, int size, Function<String, MonitorLog> tails) {
         this.factory = factory;
+        this.tails = tails;
         this.size = size;
         this.idle = new ArrayBlockingQueue<>(size);
     }
@@ -91,46 +97,25 @@ public final class LogReader implements AutoCloseable {
             TopicPartition tp = new TopicPartition(Topics.obs(monitorId), 0);
             List<TopicPartition> tps = List.of(tp);
             Bounds b = bounds(c.beginningOffsets(tps, TIMEOUT).get(tp), c.endOffsets(tps, TIMEOUT).get(tp));
+            Scan scan = new Scan(monitorId, filter, limit, count, b);
+            long startSeq = Math.max(fromSeq, b.floor());
+            List<Entry> cached = tails.apply(monitorId).tail(startSeq, b.head());
+            if (cached != null) {
+                for (Entry e : cached) {
+                    if (!scan.accept(e.seq(), e.draft())) {
+                        break;
+                    }
+                }
+                return scan.page();
+            }
             long endOffset = b.head();
-            long offset = Math.max(Seq.offsetOf(fromSeq), Seq.offsetOf(b.floor()));
-            List<Entry> entries = new ArrayList<>();
-            long next = b.head() + 1;
-            long matched = 0;
-            long examined = 0;
-            long examinedAfterPage = 0;
-            boolean pageDone = false;
-            boolean bounded = false;
             c.assign(tps);
-            c.seek(tp, offset);
+            c.seek(tp, Seq.offsetOf(startSeq));
             long deadline = System.nanoTime() + TIMEOUT.toNanos();
             scan:
             while (c.position(tp) < endOffset) {
                 for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
-                    if (r.offset() >= endOffset) {
-                        break scan;
-                    }
-                    long seq = Seq.fromOffset(r.offset());
-                    Draft draft = ObservationCodec.decode(r);
-                    boolean matches = filter.matches(draft.served(monitorId, seq, false));
-                    examined++;
-                    if (pageDone) {
-                        examinedAfterPage++;
-                    }
-                    if (matches) {
-                        matched++;
-                        if (!pageDone) {
-                            entries.add(new Entry(seq, draft));
-                        }
-                    }
-                    if (!pageDone && (entries.size() >= limit || examined >= SCAN_LIMIT)) {
-                        pageDone = true;
-                        next = seq + 1;
-                        if (!count) {
-                            break scan;
-                        }
-                    }
-                    if (pageDone && examinedAfterPage >= SCAN_LIMIT) {
-                        bounded = seq < b.head();
+                    if (r.offset() >= endOffset || !scan.accept(Seq.fromOffset(r.offset()), ObservationCodec.decode(r))) {
                         break scan;
                     }
                 }
@@ -138,11 +123,63 @@ public final class LogReader implements AutoCloseable {
                     throw new ServerFault("reading " + tp + " did not reach its end offset in time", null);
                 }
             }
-            if (pageDone && next > b.head()) {
-                next = b.head() + 1;
-            }
-            return new Page(entries, next, b, matched, bounded);
+            return scan.page();
         });
+    }
+
+    /** One read's progress: the page it fills, then (when asked) the count of what matches up to the head. */
+    private static final class Scan {
+        private final String monitorId;
+        private final Filter filter;
+        private final int limit;
+        private final boolean count;
+        private final Bounds bounds;
+        private final List<Entry> entries = new ArrayList<>();
+        private long next;
+        private long matched;
+        private long examined;
+        private long examinedAfterPage;
+        private boolean pageDone;
+        private boolean bounded;
+
+        Scan(String monitorId, Filter filter, int limit, boolean count, Bounds bounds) {
+            this.monitorId = monitorId;
+            this.filter = filter;
+            this.limit = limit;
+            this.count = count;
+            this.bounds = bounds;
+            this.next = bounds.head() + 1;
+        }
+
+        /** Takes one record; false once nothing more is needed. */
+        boolean accept(long seq, Draft draft) {
+            examined++;
+            if (pageDone) {
+                examinedAfterPage++;
+            }
+            if (filter.matches(draft.served(monitorId, seq, false))) {
+                matched++;
+                if (!pageDone) {
+                    entries.add(new Entry(seq, draft));
+                }
+            }
+            if (!pageDone && (entries.size() >= limit || examined >= SCAN_LIMIT)) {
+                pageDone = true;
+                next = seq + 1;
+                if (!count) {
+                    return false;
+                }
+            }
+            if (pageDone && examinedAfterPage >= SCAN_LIMIT) {
+                bounded = seq < bounds.head();
+                return false;
+            }
+            return true;
+        }
+
+        Page page() {
+            return new Page(entries, Math.min(next, bounds.head() + 1), bounds, matched, bounded);
+        }
     }
 
     private <T> T withConsumer(Function<KafkaConsumer<byte[], byte[]>, T> work) {

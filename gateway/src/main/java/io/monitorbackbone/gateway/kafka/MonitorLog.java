@@ -17,12 +17,24 @@ public final class MonitorLog {
     private volatile Aggregate aggregate = Aggregate.EMPTY;
     private final Set<String> seenTypes = ConcurrentHashMap.newKeySet();
     private volatile CompletableFuture<Void> nextAppend = new CompletableFuture<>();
+    private final java.util.ArrayDeque<LogReader.Entry> tail = new java.util.ArrayDeque<>();
+    private final int tailCapacity;
 
-    synchronized void apply(long seq, ObjectNode observation) {
+    MonitorLog(int tailCapacity) {
+        this.tailCapacity = tailCapacity;
+    }
+
+    synchronized void apply(long seq, io.monitorbackbone.protocol.Draft draft, ObjectNode observation) {
         if (seq <= aggregate.lastSeq()) {
             return;
         }
         aggregate = aggregate.apply(seq, observation);
+        if (tailCapacity > 0) {
+            tail.addLast(new LogReader.Entry(seq, draft));
+            if (tail.size() > tailCapacity) {
+                tail.removeFirst();
+            }
+        }
         String type = observation.path("type").asText(null);
         if (type != null) {
             seenTypes.add(type);
@@ -30,6 +42,29 @@ public final class MonitorLog {
         CompletableFuture<Void> fired = nextAppend;
         nextAppend = new CompletableFuture<>();
         fired.complete(null);
+    }
+
+    /**
+     * The newest observations from {@code fromSeq} to {@code toSeq}, when this tail holds all of them (it holds a
+     * contiguous run, the follower reading the partition in order); null when it does not.
+     */
+    synchronized List<LogReader.Entry> tail(long fromSeq, long toSeq) {
+        if (fromSeq > toSeq) {
+            return List.of();
+        }
+        if (tail.isEmpty() || tail.peekFirst().seq() > fromSeq || tail.peekLast().seq() < toSeq) {
+            return null;
+        }
+        List<LogReader.Entry> out = new java.util.ArrayList<>();
+        for (LogReader.Entry e : tail) {
+            if (e.seq() > toSeq) {
+                break;
+            }
+            if (e.seq() >= fromSeq) {
+                out.add(e);
+            }
+        }
+        return out;
     }
 
     public Aggregate aggregate() {

@@ -1,0 +1,55 @@
+package io.monitorbackbone.gateway.kafka;
+
+import io.monitorbackbone.protocol.Draft;
+import io.monitorbackbone.protocol.Json;
+import org.junit.jupiter.api.Test;
+
+import java.util.concurrent.CompletableFuture;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MonitorLogTest {
+
+    private static Draft draft(long seq) {
+        return new Draft("demo.note", "s-" + seq, "2026-11-29T18:00:00.000Z", "measured", "probe", "machine_verified", "event",
+                "probe:p", Json.object());
+    }
+
+    private static MonitorLog logOf(int capacity, int records) {
+        MonitorLog log = new MonitorLog(capacity);
+        for (long seq = 1; seq <= records; seq++) {
+            log.apply(seq, draft(seq), draft(seq).served("m", seq, false));
+        }
+        return log;
+    }
+
+    @Test
+    void theTailAnswersOnlyForRangesItHoldsWhole() {
+        MonitorLog log = logOf(4, 10);
+
+        assertThat(log.tail(7, 10)).extracting(LogReader.Entry::seq).containsExactly(7L, 8L, 9L, 10L);
+        assertThat(log.tail(8, 9)).extracting(LogReader.Entry::seq).containsExactly(8L, 9L);
+        assertThat(log.tail(6, 10)).as("seq 6 was evicted").isNull();
+        assertThat(log.tail(7, 11)).as("seq 11 has not been seen").isNull();
+        assertThat(log.tail(11, 10)).as("nothing to read").isEmpty();
+    }
+
+    @Test
+    void aDisabledTailNeverAnswers() {
+        assertThat(logOf(0, 3).tail(1, 3)).isNull();
+    }
+
+    @Test
+    void anAppendWakesWhoeverTookTheSignalAndReplayedRecordsAreIgnored() {
+        MonitorLog log = logOf(4, 2);
+        CompletableFuture<Void> signal = log.nextAppend();
+
+        log.apply(2, draft(2), draft(2).served("m", 2, false));
+        assertThat(signal).isNotDone();
+        log.apply(3, draft(3), draft(3).served("m", 3, false));
+
+        assertThat(signal).isDone();
+        assertThat(log.lastSeq()).isEqualTo(3);
+        assertThat(log.aggregate().observations()).isEqualTo(3);
+    }
+}
