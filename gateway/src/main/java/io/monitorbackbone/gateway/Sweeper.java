@@ -1,13 +1,13 @@
 package io.monitorbackbone.gateway;
 
 import io.monitorbackbone.gateway.kafka.Catalog;
+import io.monitorbackbone.gateway.kafka.ConsumerLoop;
 import io.monitorbackbone.gateway.service.SubscriptionService;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.Subscription;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
@@ -20,37 +20,33 @@ import java.util.List;
  * {@code mp.sweeper} that holds the one partition of topic {@code mp.sweeper}. Kafka's group protocol elects it and
  * hands the partition on when that process dies.
  */
-public final class Sweeper implements AutoCloseable {
+public final class Sweeper extends ConsumerLoop {
     public static final String TOPIC = "mp.sweeper";
     private static final Logger LOGGER = Logger.getLogger(Sweeper.class);
     private static final Duration PERIOD = Duration.ofMillis(500);
 
-    private final KafkaConsumer<byte[], byte[]> consumer;
     private final Catalog catalog;
     private final SubscriptionService subscriptions;
     private final Clock clock;
-    private final Thread thread;
-    private volatile boolean running = true;
     private volatile boolean leader;
 
     public Sweeper(KafkaConsumer<byte[], byte[]> consumer, Catalog catalog, SubscriptionService subscriptions, Clock clock) {
-        this.consumer = consumer;
+        super(consumer, "mp-sweeper");
         this.catalog = catalog;
         this.subscriptions = subscriptions;
         this.clock = clock;
-        this.thread = new Thread(this::run, "mp-sweeper");
-        this.thread.setDaemon(true);
     }
 
     public void start() {
-        thread.start();
+        startThread();
     }
 
     public boolean leader() {
         return leader;
     }
 
-    private void run() {
+    @Override
+    protected boolean init() {
         consumer.subscribe(List.of(TOPIC), new ConsumerRebalanceListener() {
             @Override
             public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
@@ -70,19 +66,15 @@ public final class Sweeper implements AutoCloseable {
                 leader = false;
             }
         });
-        while (running) {
-            try {
-                consumer.poll(PERIOD);
-                if (leader) {
-                    sweep();
-                }
-            } catch (WakeupException e) {
-                // close() wants the loop to end
-            } catch (RuntimeException e) {
-                LOGGER.errorf(e, "mute sweep failed; trying again");
-            }
+        return true;
+    }
+
+    @Override
+    protected void step() {
+        consumer.poll(PERIOD);
+        if (leader) {
+            sweep();
         }
-        consumer.close(Duration.ofSeconds(5));
     }
 
     private void sweep() {
@@ -95,14 +87,4 @@ public final class Sweeper implements AutoCloseable {
         }
     }
 
-    @Override
-    public void close() {
-        running = false;
-        consumer.wakeup();
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 }

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import static io.monitorbackbone.gateway.Walk.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -24,13 +25,6 @@ import static org.awaitility.Awaitility.await;
 class DeliveryIT {
     private final Http http = SharedServer.http();
     private final Walk walk = new Walk(http);
-
-    private Walk.Monitor monitor(String json) {
-        String id = SharedServer.uniqueId("dl");
-        Http.Response r = http.post("/mp/v0/monitors", "{\"id\":\"" + id + "\"," + json.substring(1), null);
-        assertThat(r.status()).as(r.body()).isEqualTo(201);
-        return new Walk.Monitor(id, r.json().get("owner_token").asText());
-    }
 
     private long publish(Walk.Monitor m, String type, String subject) {
         Http.Response r = http.post("/mp/v0/monitors/" + m.id() + "/observations",
@@ -51,15 +45,9 @@ class DeliveryIT {
         return out;
     }
 
-    private static void assertRefused(Http.Response r, int status, String code) {
-        assertThat(r.status()).as(r.body()).isEqualTo(status);
-        assertThat(r.json().get("code").asText()).isEqualTo(code);
-        Schemas.assertValid("error", r.json());
-    }
-
     @Test
     void c07ANarrowFilterSeesTheSameHeadAndItsOwnLag() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\",\"types\":[\"demo.a\",\"demo.b\"]}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"types\":[\"demo.a\",\"demo.b\"]}");
         publish(m, "demo.a", "1");
         publish(m, "demo.b", "2");
         publish(m, "demo.a", "3");
@@ -79,7 +67,7 @@ class DeliveryIT {
 
     @Test
     void c08AnInlineFilterNarrowsAndNeverWidens() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\",\"types\":[\"demo.note\",\"demo.build\",\"other.thing\"]}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"types\":[\"demo.note\",\"demo.build\",\"other.thing\"]}");
         publish(m, "demo.note", "n");
         publish(m, "demo.build", "b");
         publish(m, "other.thing", "o");
@@ -96,7 +84,7 @@ class DeliveryIT {
 
     @Test
     void c23AndC27EveryEndpointRefusesAWrongOrMissingTokenAndANonIntegerCursor() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\"}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
         Walk.Reader reader = subscribe(m, "{\"subscriber\":\"agent:t\"}", null);
         String base = "/mp/v0/subscriptions/" + reader.subscription();
 
@@ -117,7 +105,7 @@ class DeliveryIT {
 
     @Test
     void c32ReSubscribingUnderSomeoneElsesNameIsRefusedAndTheHolderKeepsWorking() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}");
         Walk.Reader holder = subscribe(m, "{\"subscriber\":\"agent:holder\"}", null);
         walk.ack(holder, 2);
 
@@ -141,7 +129,7 @@ class DeliveryIT {
 
     @Test
     void seekNeedsAReasonIsLoggedAndIsTheOnlyWayBack() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\"}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
         publish(m, "demo.note", "a");
         Walk.Reader reader = subscribe(m, "{\"subscriber\":\"agent:seeker\"}", null);
         walk.pull(reader, "");
@@ -166,7 +154,7 @@ class DeliveryIT {
 
     @Test
     void renewRotatesTheTokenAndKeepsEverythingElse() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\"}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
         Walk.Reader reader = subscribe(m, "{\"subscriber\":\"agent:renew\",\"filter\":{\"types\":[\"ai.mentu.monitor.*\"]}}", null);
         walk.ack(reader, 2);
 
@@ -184,7 +172,7 @@ class DeliveryIT {
 
     @Test
     void aRetiredSubscriptionAnswers404WithItsCursorUntilItIsReSubscribed() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\"}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
         Walk.Reader reader = subscribe(m, "{\"subscriber\":\"agent:leaving\"}", null);
         walk.ack(reader, 2);
         String base = "/mp/v0/subscriptions/" + reader.subscription();
@@ -211,7 +199,7 @@ class DeliveryIT {
 
     @Test
     void c19TheMuteSweepRetiresASilentSubscriptionOnItsOwnAndTheCursorIsKept() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\"}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
         publish(m, "demo.note", "a");
         Instant subscribed = Instant.now();
         Walk.Reader mute = subscribe(m, "{\"subscriber\":\"agent:mute\",\"retire_after_mute_seconds\":1}", null);
@@ -236,7 +224,7 @@ class DeliveryIT {
 
     @Test
     void aSseStreamDeliversResumesAfterLastEventIdAndNeverCommits() throws Exception {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\"}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
         publish(m, "demo.note", "a");
         publish(m, "demo.note", "b");
         Walk.Reader reader = subscribe(m, "{\"subscriber\":\"agent:sse\"}", null);
@@ -255,7 +243,7 @@ class DeliveryIT {
 
     @Test
     void anIdleSseStreamSendsHeartbeats() throws Exception {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\"}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
         Walk.Reader reader = subscribe(m, "{\"subscriber\":\"agent:idle\"}", null);
         walk.ack(reader, 3);
 
@@ -267,7 +255,7 @@ class DeliveryIT {
 
     @Test
     void c17CompactionThenExpiryThenRelist() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\"}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
         for (int i = 0; i < 5; i++) {
             publish(m, "demo.note", "n-" + i);
         }
@@ -306,7 +294,7 @@ class DeliveryIT {
 
     @Test
     void theAdminSnapshotShowsHashesNeverTokens() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\"}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
         Walk.Reader reader = subscribe(m, "{\"subscriber\":\"agent:snap\"}", null);
 
         Http.Response snapshot = http.get("/mp/v0/admin/snapshot", SharedServer.ADMIN_TOKEN);
@@ -324,8 +312,8 @@ class DeliveryIT {
 
     @Test
     void perMonitorRetentionBecomesTheTopicsRetention() throws Exception {
-        Walk.Monitor kept = monitor("{\"visibility\":\"public\"}");
-        Walk.Monitor daily = monitor("{\"visibility\":\"public\",\"limits\":{\"retention_seconds\":86400}}");
+        Walk.Monitor kept = walk.monitorWith("{\"visibility\":\"public\"}");
+        Walk.Monitor daily = walk.monitorWith("{\"visibility\":\"public\",\"limits\":{\"retention_seconds\":86400}}");
 
         Http.Response updated = http.post("/mp/v0/monitors/" + daily.id() + "/update", "{\"patch\":{\"limits\":{\"retention_seconds\":3600}}}", daily.ownerToken());
         Http.Response invalid = http.post("/mp/v0/monitors/" + daily.id() + "/update", "{\"patch\":{\"limits\":{\"retention_seconds\":0}}}", daily.ownerToken());

@@ -19,6 +19,20 @@ final class Walk {
     record Reader(String subscription, String token) {
     }
 
+    /** A monitor with a fresh id and the given definition fields (a JSON object without {@code id}). */
+    Monitor monitorWith(String definition) {
+        String id = SharedServer.uniqueId("m");
+        Http.Response r = http.post("/mp/v0/monitors", "{\"id\":\"" + id + "\"," + definition.substring(1), null);
+        assertThat(r.status()).as(r.body()).isEqualTo(201);
+        return new Monitor(id, r.json().get("owner_token").asText());
+    }
+
+    static void assertRefused(Http.Response r, int status, String code) {
+        assertThat(r.status()).as(r.body()).isEqualTo(status);
+        assertThat(r.json().get("code").asText()).isEqualTo(code);
+        Schemas.assertValid("error", r.json());
+    }
+
     Monitor createMonitor(String id) {
         Http.Response r = http.post("/mp/v0/monitors",
                 "{\"id\":\"" + id + "\",\"name\":\"CI\",\"horizon\":\"minute\",\"capabilities\":[\"observe\"],\"visibility\":\"public\",\"types\":[\"com.example.ci.run\"]}",

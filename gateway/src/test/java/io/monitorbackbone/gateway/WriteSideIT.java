@@ -9,19 +9,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static io.monitorbackbone.gateway.Walk.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The write side's rules, each refusal next to the request that the same rule lets through. */
 class WriteSideIT {
     private final Http http = SharedServer.http();
     private final Walk walk = new Walk(http);
-
-    private Walk.Monitor monitor(String json) {
-        String id = SharedServer.uniqueId("ws");
-        Http.Response r = http.post("/mp/v0/monitors", "{\"id\":\"" + id + "\"," + json.substring(1), null);
-        assertThat(r.status()).as(r.body()).isEqualTo(201);
-        return new Walk.Monitor(id, r.json().get("owner_token").asText());
-    }
 
     private Http.Response publish(Walk.Monitor m, String body) {
         return http.post("/mp/v0/monitors/" + m.id() + "/observations", body, m.ownerToken());
@@ -34,15 +28,9 @@ class WriteSideIT {
         return out;
     }
 
-    private static void assertRefused(Http.Response r, int status, String code) {
-        assertThat(r.status()).as(r.body()).isEqualTo(status);
-        assertThat(r.json().get("code").asText()).isEqualTo(code);
-        Schemas.assertValid("error", r.json());
-    }
-
     @Test
     void c02UnknownFilterKeyIsRefusedWithTheKnownKeys() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\",\"types\":[\"com.example.ci.run\"]}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"types\":[\"com.example.ci.run\"]}");
 
         Http.Response typo = http.post("/mp/v0/subscriptions", "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:a\",\"filter\":{\"typo\":[\"x\"]}}", null);
         Http.Response fine = http.post("/mp/v0/subscriptions", "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:b\",\"filter\":{\"types\":[\"com.example.*\"]}}", null);
@@ -54,7 +42,7 @@ class WriteSideIT {
 
     @Test
     void c03UnknownTypeIsRefusedWithTheKnownTypes() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\",\"types\":[\"com.example.ci.run\"]}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"types\":[\"com.example.ci.run\"]}");
 
         Http.Response unknown = http.post("/mp/v0/subscriptions", "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:a\",\"filter\":{\"types\":[\"com.nobody.never\"]}}", null);
         Http.Response declared = http.post("/mp/v0/subscriptions", "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:b\",\"filter\":{\"types\":[\"com.example.ci.run\"]}}", null);
@@ -66,7 +54,7 @@ class WriteSideIT {
 
     @Test
     void c04AnAgentCannotAssertSrcButTheHumanOwnerCan() {
-        Walk.Monitor m = monitor("{\"owner\":\"human:alice\",\"visibility\":\"public\"}");
+        Walk.Monitor m = walk.monitorWith("{\"owner\":\"human:alice\",\"visibility\":\"public\"}");
 
         Http.Response agent = publish(m, "{\"type\":\"demo.note\",\"actor\":\"agent:x\",\"tier\":\"src\"}");
         Http.Response owner = publish(m, "{\"type\":\"demo.note\",\"tier\":\"src\"}");
@@ -79,7 +67,7 @@ class WriteSideIT {
 
     @Test
     void c09AndC10EveryObservationIsACloudEventWithAStrictlyIncreasingSequence() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\",\"horizon\":\"hour\"}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"horizon\":\"hour\"}");
         for (int i = 0; i < 5; i++) {
             assertThat(publish(m, "{\"type\":\"demo.note\",\"subject\":\"n-" + i + "\"}").status()).isEqualTo(201);
         }
@@ -103,7 +91,7 @@ class WriteSideIT {
 
     @Test
     void c14PauseResumeAndRetireAreLoggedAndAPausedMonitorRefusesPublishes() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\"}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
 
         Http.Response paused = http.post("/mp/v0/monitors/" + m.id() + "/pause", "{\"reason\":\"maintenance\"}", m.ownerToken());
         Http.Response whilePaused = publish(m, "{\"type\":\"demo.note\",\"subject\":\"while-paused\"}");
@@ -136,7 +124,7 @@ class WriteSideIT {
 
     @Test
     void anUpdateRaisesTheVersionAndRecordsWhatChanged() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\",\"name\":\"before\"}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"name\":\"before\"}");
 
         Http.Response updated = http.post("/mp/v0/monitors/" + m.id() + "/update",
                 "{\"patch\":{\"name\":\"after\",\"ttl_seconds\":7200},\"reason\":\"rename\",\"rule\":\"r1\"}", m.ownerToken());
@@ -160,7 +148,7 @@ class WriteSideIT {
 
     @Test
     void c16ARefusedInputIsKeptWithItsRawBody() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\"}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
 
         Http.Response refused = publish(m, "{\"type\":\"demo.note\",\"tier\":\"bogus\",\"data\":{\"k\":1}}");
         Http.Response notJson = publish(m, "{oops");
@@ -200,7 +188,7 @@ class WriteSideIT {
 
     @Test
     void c21ACorrectionSupersedesWithoutChangingTheOriginal() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\"}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
         long original = publish(m, "{\"type\":\"demo.reading\",\"subject\":\"r\",\"data\":{\"v\":41}}").json().get("seq").asLong();
 
         Http.Response correction = publish(m, "{\"type\":\"demo.reading\",\"subject\":\"r\",\"data\":{\"v\":42},\"supersedes\":{\"source\":\"monitor:"
@@ -216,8 +204,8 @@ class WriteSideIT {
 
     @Test
     void c26EveryProvenanceInflationIsRefused() {
-        Walk.Monitor bot = monitor("{\"owner\":\"agent:bot\",\"visibility\":\"public\"}");
-        Walk.Monitor alice = monitor("{\"owner\":\"human:alice\",\"visibility\":\"public\"}");
+        Walk.Monitor bot = walk.monitorWith("{\"owner\":\"agent:bot\",\"visibility\":\"public\"}");
+        Walk.Monitor alice = walk.monitorWith("{\"owner\":\"human:alice\",\"visibility\":\"public\"}");
         Map<String, Walk.Monitor> inflations = Map.of(
                 "{\"type\":\"x.y\",\"origin\":\"human\"}", bot,
                 "{\"type\":\"x.y\",\"tier\":\"src\",\"origin\":\"human\"}", bot,
@@ -240,7 +228,7 @@ class WriteSideIT {
 
     @Test
     void protocolRowsNeverTakeAHumanOriginFromAChosenName() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\"}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
 
         walk.subscribe(m, "human:mallory");
 
@@ -252,7 +240,7 @@ class WriteSideIT {
 
     @Test
     void c28AStrangerCannotBeGrantedActButTheOwnerCan() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\",\"capabilities\":[\"observe\",\"react\",\"act\"]}");
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"capabilities\":[\"observe\",\"react\",\"act\"]}");
 
         Http.Response stranger = http.post("/mp/v0/subscriptions", "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:greedy\",\"capabilities\":[\"observe\",\"act\"]}", null);
         Http.Response owner = http.post("/mp/v0/subscriptions", "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:trusted\",\"capabilities\":[\"observe\",\"act\"]}", m.ownerToken());
@@ -278,7 +266,7 @@ class WriteSideIT {
 
     @Test
     void rulesReactMechanicallyAndNameThemselves() {
-        Walk.Monitor m = monitor("{\"visibility\":\"public\",\"rules\":[{\"id\":\"page\",\"version\":\"3\",\"when\":{\"types\":[\"com.example.ci.run\"],\"#status\":[\"failed\"]},\"then\":\"escalate:oncall\"},"
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"rules\":[{\"id\":\"page\",\"version\":\"3\",\"when\":{\"types\":[\"com.example.ci.run\"],\"#status\":[\"failed\"]},\"then\":\"escalate:oncall\"},"
                 + "{\"id\":\"deploy\",\"when\":{\"subjects\":[\"prod\"]},\"then\":\"run:deploy.sh\"}]}");
 
         long failed = publish(m, "{\"type\":\"com.example.ci.run\",\"subject\":\"b-1\",\"tags\":{\"status\":\"failed\"}}").json().get("seq").asLong();

@@ -225,7 +225,8 @@ public final class MonitorDefinitions {
         return v.asText();
     }
 
-    private static Long optionalSeconds(ObjectNode body, String field) {
+    /** A non-negative integer field, or null when absent; anything else is refused as INVALID. */
+    public static Long optionalSeconds(ObjectNode body, String field) {
         JsonNode v = body.get(field);
         if (v == null || v.isNull()) {
             return null;

@@ -9,7 +9,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.WakeupException;
 import org.jboss.logging.Logger;
 
 import java.io.IOException;
@@ -29,11 +28,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * monitor's log as it grows, feeding the {@link Catalog}. It is this gateway's tail: a pull parked on a monitor is woken
  * from here the moment a record arrives.
  */
-public final class Follower implements AutoCloseable {
+public final class Follower extends ConsumerLoop {
     private static final Logger LOGGER = Logger.getLogger(Follower.class);
     private static final List<String> TABLES = List.of(Topics.MONITORS, Topics.SUBSCRIPTIONS, Topics.CURSORS);
 
-    private final KafkaConsumer<byte[], byte[]> consumer;
     private final Catalog catalog;
     private final Queue<String> toFollow = new ConcurrentLinkedQueue<>();
     private final Set<TopicPartition> assigned = new HashSet<>();
@@ -42,14 +40,10 @@ public final class Follower implements AutoCloseable {
     private final Map<TopicPartition, Long> applied = new java.util.concurrent.ConcurrentHashMap<>();
     private final Object progress = new Object();
     private final CompletableFuture<Void> caughtUp = new CompletableFuture<>();
-    private final Thread thread;
-    private volatile boolean running = true;
 
     public Follower(KafkaConsumer<byte[], byte[]> consumer, Catalog catalog) {
-        this.consumer = consumer;
+        super(consumer, "mp-follower");
         this.catalog = catalog;
-        this.thread = new Thread(this::run, "mp-follower");
-        this.thread.setDaemon(true);
         catalog.onNewMonitor(this::follow);
     }
 
@@ -59,16 +53,17 @@ public final class Follower implements AutoCloseable {
 
     /** Starts reading; the returned future completes once the tables are read up to where they ended at start. */
     public CompletableFuture<Void> start() {
-        thread.start();
+        startThread();
         return caughtUp;
     }
 
     void follow(String monitorId) {
         toFollow.add(monitorId);
-        consumer.wakeup();
+        wake();
     }
 
-    private void run() {
+    @Override
+    protected boolean init() {
         try {
             List<TopicPartition> tables = new ArrayList<>();
             for (String table : TABLES) {
@@ -84,24 +79,19 @@ public final class Follower implements AutoCloseable {
             checkCaughtUp();
         } catch (RuntimeException e) {
             caughtUp.completeExceptionally(e);
-            return;
+            return false;
         }
-        while (running) {
-            try {
-                assignNewMonitors();
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-                    dispatch(r);
-                }
-                recordProgress();
-                checkCaughtUp();
-            } catch (WakeupException e) {
-                // follow() or close() wants the loop's attention
-            } catch (RuntimeException e) {
-                LOGGER.errorf(e, "follower failed to read; retrying in 1 s");
-                pause();
-            }
+        return true;
+    }
+
+    @Override
+    protected void step() {
+        assignNewMonitors();
+        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+            dispatch(r);
         }
-        consumer.close(Duration.ofSeconds(5));
+        recordProgress();
+        checkCaughtUp();
     }
 
     private void assignNewMonitors() {
@@ -194,23 +184,4 @@ public final class Follower implements AutoCloseable {
         return new String(r.key(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    private void pause() {
-        try {
-            Thread.sleep(1000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            running = false;
-        }
-    }
-
-    @Override
-    public void close() {
-        running = false;
-        consumer.wakeup();
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 }

@@ -9,6 +9,7 @@ import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Filter;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
+import io.monitorbackbone.protocol.MonitorDefinitions;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.ProtocolRows;
 import io.monitorbackbone.protocol.Subscription;
@@ -81,7 +82,7 @@ public final class SubscriptionService {
                 filter = Json.object();
             }
             access.filter(filter, monitor);
-            Long retireAfterMute = seconds(body, "retire_after_mute_seconds");
+            Long retireAfterMute = MonitorDefinitions.optionalSeconds(body, "retire_after_mute_seconds");
 
             Instant now = clock.instant();
             String at = Times.format(now);
@@ -291,17 +292,6 @@ public final class SubscriptionService {
             id = "sub-" + Tokens.hex(4);
         } while (catalog.subscription(id) != null);
         return id;
-    }
-
-    private static Long seconds(ObjectNode body, String field) {
-        JsonNode v = body.get(field);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 0) {
-            throw ProtocolException.of(ErrorCode.INVALID, field + " must be a non-negative integer").with("field", field);
-        }
-        return v.asLong();
     }
 
     private static String orElse(String v, String fallback) {
