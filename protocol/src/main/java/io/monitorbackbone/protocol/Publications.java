@@ -49,6 +49,10 @@ public final class Publications {
                     .with("invalid", check.invalid());
         }
 
+        if (isServerType(type)) {
+            throw refusal(ErrorCode.PROVENANCE_CEILING, "type '" + type + "' is written only by the server; a publisher may use "
+                    + Vocabulary.CONTRADICTION + " and " + Vocabulary.CONTRADICTION_RESOLVED + " of the protocol's types");
+        }
         if (actor == null) {
             actor = monitor.owner();
         }
@@ -104,6 +108,16 @@ public final class Publications {
         stored.set("provenance", provenance);
         return new Draft(type, subject, time != null ? time : Times.format(now), tier, origin, verification,
                 monitor.horizon(), actor, stored);
+    }
+
+    /**
+     * Configuration, subscription, lease, rejection, state and bookmark rows, and rule reactions, are the server's
+     * record of what it did: a publisher forging one could, say, count a lease as completed.
+     */
+    static boolean isServerType(String type) {
+        boolean protocolType = type.startsWith(Vocabulary.PROTOCOL_TYPE_PREFIX)
+                && !type.equals(Vocabulary.CONTRADICTION) && !type.equals(Vocabulary.CONTRADICTION_RESOLVED);
+        return protocolType || type.startsWith(Rules.TYPE_PREFIX);
     }
 
     private static ProtocolException refusal(ErrorCode code, String message) {

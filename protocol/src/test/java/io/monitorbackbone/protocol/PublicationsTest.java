@@ -109,4 +109,16 @@ class PublicationsTest {
                     .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID));
         }
     }
+
+    @Test
+    void aPublisherCannotForgeTheServersOwnRows() {
+        Monitor m = monitor("human:alice");
+        for (String type : new String[]{"ai.mentu.monitor.lease", "ai.mentu.monitor.configured", "ai.mentu.monitor.rejected",
+                "io.monitorbackbone.rule.escalate"}) {
+            assertThatThrownBy(() -> Publications.resolve(m, body("{\"type\":\"" + type + "\"}"), NOW)).as(type)
+                    .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PROVENANCE_CEILING));
+        }
+        assertThat(Publications.resolve(m, body("{\"type\":\"ai.mentu.monitor.contradiction\",\"subject\":\"x\"}"), NOW).type())
+                .isEqualTo("ai.mentu.monitor.contradiction");
+    }
 }
