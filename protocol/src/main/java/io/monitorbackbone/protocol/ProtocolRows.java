@@ -27,6 +27,15 @@ public final class ProtocolRows {
      */
     public static Draft row(Monitor monitor, String type, String actor, String subject, ObjectNode payload,
                             boolean humanVouched, Instant now) {
+        return row(monitor.id(), monitor.attested(), monitor.horizon(), type, actor, subject, payload, humanVouched, now);
+    }
+
+    /**
+     * The same row for a writer that knows a monitor only by the few fields a row carries (the leases service keeps
+     * no monitor definitions).
+     */
+    public static Draft row(String monitorId, boolean attested, String horizon, String type, String actor, String subject,
+                            ObjectNode payload, boolean humanVouched, Instant now) {
         String origin = Provenance.inferOrigin(actor);
         if ("human".equals(origin) && !humanVouched) {
             origin = "agent";
@@ -35,7 +44,7 @@ public final class ProtocolRows {
         ObjectNode data = Json.object();
         data.set("payload", payload);
         ObjectNode tags = Json.object();
-        tags.put("monitor", monitor.id());
+        tags.put("monitor", monitorId);
         data.set("tags", tags);
         ObjectNode provenance = Json.object();
         provenance.put("origin", origin);
@@ -43,14 +52,14 @@ public final class ProtocolRows {
         provenance.put("verification", verification);
         provenance.put("actor", actor);
         provenance.putNull("on_behalf_of");
-        provenance.put("attested", monitor.attested());
+        provenance.put("attested", attested);
         provenance.put("source_ref", subject);
         provenance.putNull("rule");
         provenance.set("wasDerivedFrom", Json.MAPPER.createArrayNode());
         provenance.put("wasAttributedTo", actor);
         provenance.putNull("supersedes");
         data.set("provenance", provenance);
-        return new Draft(type, subject, Times.format(now), "measured", origin, verification, monitor.horizon(), actor, data);
+        return new Draft(type, subject, Times.format(now), "measured", origin, verification, horizon, actor, data);
     }
 
     /**

@@ -1,0 +1,114 @@
+package io.monitorbackbone.leases;
+
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.Serdes;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.kstream.Branched;
+import org.apache.kafka.streams.kstream.Consumed;
+import org.apache.kafka.streams.kstream.KStream;
+import org.apache.kafka.streams.kstream.Named;
+import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.kstream.Repartitioned;
+import org.apache.kafka.streams.processor.TopicNameExtractor;
+import org.apache.kafka.streams.state.Stores;
+
+import java.util.regex.Pattern;
+
+/**
+ * The leases service as a function of its topics and formats.
+ *
+ * <pre>
+ *  mp.lease-commands (key monitor\0subject) ─────────────────────────────┐
+ *  mp.obs.* (user observations: ce_type, ce_subject) → re-key → repartition ┴→ decide ─┬→ mp.lease-replies (key request id)
+ *                                              lease table + deadlines (logged stores) ├→ mp.leases (compacted)
+ *                                              wall-clock sweep every second ──────────┘→ mp.obs.&lt;monitor&gt;
+ * </pre>
+ *
+ * The published-subject marks are repartitioned to as many partitions as the command topic, with the same key and the
+ * default partitioner, so the marks and the commands for one (monitor, subject) reach the same task.
+ */
+public final class LeaseTopology {
+    public static final String COMMANDS = "mp.lease-commands";
+    public static final String REPLIES = "mp.lease-replies";
+    public static final String LEASES = "mp.leases";
+    public static final String OBS_PREFIX = "mp.obs.";
+
+    public static final String LEASE_STORE = "lease-table";
+    public static final String DEADLINE_STORE = "lease-deadlines";
+    /** Named so that the internal topic is {@code <application.id>-published-subjects-repartition}. */
+    public static final String PUBLISHED_REPARTITION = "published-subjects";
+
+    /** @param partitions the command topic's partition count; the published marks are repartitioned to match it */
+    public record Topics(String commands, String replies, String leases, String obsPrefix, int partitions) {
+        public static final Topics DEFAULT = new Topics(COMMANDS, REPLIES, LEASES, OBS_PREFIX, 1);
+
+        public Topics withPartitions(int n) {
+            return new Topics(commands, replies, leases, obsPrefix, n);
+        }
+
+        public Pattern obsPattern() {
+            return Pattern.compile(Pattern.quote(obsPrefix) + ".*");
+        }
+
+        public String obs(String monitorId) {
+            return obsPrefix + monitorId;
+        }
+    }
+
+    private LeaseTopology() {
+    }
+
+    public static Topology build(Topics topics, LeaseSerdes serdes) {
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(LEASE_STORE),
+                Serdes.String(), serdes.states()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DEADLINE_STORE),
+                Serdes.String(), Serdes.String()));
+
+        KStream<String, LeaseInput> commands = builder
+                .stream(topics.commands(), Consumed.with(Serdes.String(), serdes.commands()).withName("commands"))
+                .filter((key, command) -> key != null && command != null, Named.as("commands-present"))
+                .mapValues(LeaseInput.Command::new, Named.as("as-command"));
+
+        KStream<String, LeaseInput> published = builder
+                .stream(topics.obsPattern(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("monitor-logs"))
+                .process(() -> new PublishedSubjects(topics.obsPrefix()), Named.as("published-subjects"))
+                .repartition(Repartitioned.with(Serdes.String(), Serdes.String())
+                        .withName(PUBLISHED_REPARTITION)
+                        .withNumberOfPartitions(topics.partitions()))
+                .mapValues(LeaseInput.Published::new, Named.as("as-published"));
+
+        KStream<String, LeaseOutput> outputs = commands
+                .merge(published, Named.as("inputs"))
+                .process(() -> new LeaseProcessor(topics.obsPrefix()), Named.as("decide"), LEASE_STORE, DEADLINE_STORE);
+
+        outputs.split(Named.as("to-"))
+                .branch((key, out) -> out instanceof LeaseOutput.Reply, Branched.withConsumer(replies -> replies
+                        .mapValues(out -> ((LeaseOutput.Reply) out).reply(), Named.as("reply"))
+                        .to(topics.replies(), Produced.with(Serdes.String(), serdes.replies()).withName("replies")),
+                        "replies"))
+                .branch((key, out) -> out instanceof LeaseOutput.LeaseChange, Branched.withConsumer(changes -> changes
+                        .mapValues(out -> ((LeaseOutput.LeaseChange) out).lease(), Named.as("lease"))
+                        .to(topics.leases(), Produced.with(Serdes.String(), serdes.leases()).withName("leases")),
+                        "leases"))
+                .defaultBranch(Branched.withConsumer(rows -> rows
+                        .mapValues(out -> ((LeaseOutput.Observation) out).data(), Named.as("row"))
+                        .to(monitorLog(topics), Produced.with(Serdes.String(), Serdes.ByteArray()).withName("monitor-log")),
+                        "observations"));
+        return builder.build();
+    }
+
+    /** The row's own {@code ce_source} ({@code monitor:<id>}) names the log it belongs in. */
+    private static TopicNameExtractor<String, byte[]> monitorLog(Topics topics) {
+        return (key, value, context) -> topics.obs(monitorOf(context.headers()));
+    }
+
+    private static String monitorOf(Headers headers) {
+        String source = PublishedSubjects.header(headers, "ce_source");
+        if (source == null || !source.startsWith(LeaseObservations.SOURCE_PREFIX)) {
+            throw new IllegalStateException("lease row without a monitor source: " + source);
+        }
+        return source.substring(LeaseObservations.SOURCE_PREFIX.length());
+    }
+}

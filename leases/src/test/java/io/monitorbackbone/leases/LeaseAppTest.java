@@ -1,0 +1,47 @@
+package io.monitorbackbone.leases;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class LeaseAppTest {
+
+    @Test
+    void theEnvironmentNamesTheClusterTheStateAndTheInstance(@TempDir Path data) {
+        LeaseApp.Settings settings = LeaseApp.Settings.fromEnvironment(Map.of(
+                "KAFKA_BOOTSTRAP_SERVERS", "broker:9092", "MP_DATA", data.toString(),
+                "MP_LEASES_INSTANCE_ID", "leases-0", "MP_LEASE_PARTITIONS", "6", "MP_REPLICATION_FACTOR", "3",
+                "MP_LEASES_COMMIT_INTERVAL_MS", "20"));
+
+        assertThat(settings).isEqualTo(new LeaseApp.Settings("broker:9092", data.resolve("leases"), "leases-0", 6,
+                (short) 3, 20));
+    }
+
+    @Test
+    void withoutAClusterThereIsNothingToRun() {
+        assertThatThrownBy(() -> LeaseApp.Settings.fromEnvironment(Map.of()))
+                .hasMessageContaining("KAFKA_BOOTSTRAP_SERVERS");
+    }
+
+    @Test
+    void theAppProcessesExactlyOnceWithAStableMembership(@TempDir Path state) {
+        Properties config = LeaseApp.config(new LeaseApp.Settings("broker:9092", state, "leases-0", 3, (short) 1, 100));
+
+        assertThat(config)
+                .containsEntry(StreamsConfig.APPLICATION_ID_CONFIG, "mp-leases")
+                .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2)
+                .containsEntry(StreamsConfig.STATE_DIR_CONFIG, state.toString())
+                .containsEntry(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, "leases-0")
+                .containsEntry(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 100L);
+        assertThat(new StreamsConfig(config).getString(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))
+                .isEqualTo("exactly_once_v2");
+    }
+}
