@@ -75,7 +75,10 @@ class GatewayWalkthroughIT {
         assertThat(state.json().at("/counters/observations").asLong()).isEqualTo(3);
         assertThat(state.json().at("/live/value").asBoolean()).isTrue();
         assertThat(state.json().at("/confidence/value").isNull()).isTrue();
-        assertThat(state.json().at("/confidence/inputs/missing").toString()).contains("independence", "corroboration", "track_record");
+        // One producer's one report: corroboration and track record can be computed (as 0 and 1); independence needs
+        // the human owner's declaration, so the value stays null and says which input is missing.
+        assertThat(state.json().at("/confidence/inputs/missing").toString()).contains("independence");
+        assertThat(state.json().at("/confidence/inputs/present").toString()).contains("corroboration", "track_record");
     }
 
     @Test

@@ -1,45 +1,115 @@
 package io.monitorbackbone.protocol;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.protocol.confidence.Actors;
+import io.monitorbackbone.protocol.confidence.Contradictions;
+import io.monitorbackbone.protocol.confidence.Corroboration;
+import io.monitorbackbone.protocol.confidence.Independence;
+import io.monitorbackbone.protocol.confidence.Row;
+import io.monitorbackbone.protocol.confidence.TrackRecord;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
 import java.util.List;
 
 /**
- * What a monitor's log adds up to, folded one observation at a time by {@link #apply}. Pure, so the same fold can run
- * wherever the log is read.
+ * What a monitor's log adds up to, folded one observation at a time by {@link #apply}. Pure and bounded in size
+ * whatever the log's length (docs/confidence.md lists the bounds), so the same fold runs in the projector's store, in
+ * the {@code mp.state} topic, and in a gateway's follower. It holds only what the log says: whether the monitor is
+ * paused, its subscriptions, cursors and retention floor are joined in when the state is rendered ({@link States}).
  *
- * @param actors up to two distinct non-system actors: enough to tell "one" from "more than one"
+ * @param observations      rows folded, protocol rows included
+ * @param rejected          {@code ai.mentu.monitor.rejected} rows
+ * @param acted             {@code ai.mentu.monitor.lease} rows with {@code payload.action} {@code complete}
+ * @param firstSeq          the first seq folded; 0 while empty. Counters cover {@code firstSeq..lastSeq}
+ * @param lastSeq           the last seq folded; 0 while empty
+ * @param lastSourceTime    {@code time} of the last producer publish (not an {@code ai.mentu.monitor.*} row)
+ * @param lastSourceContact when the last producer publish reached the log (its append time when known, else its
+ *                          {@code time})
+ * @param unprovenanced     rows without {@code data.provenance.origin} (bridged records, foreign producers)
  */
-public record Aggregate(long observations, long rejected, long acted, long lastSeq, String lastTime, String lastType,
-                        String lastSourceContact, List<String> actors, long contradictionsOpen, boolean lacksProvenance) {
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonInclude(JsonInclude.Include.ALWAYS)
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record Aggregate(long observations, long rejected, long acted, long firstSeq, long lastSeq, String lastTime,
+                        String lastType, String lastSourceTime, String lastSourceContact, long unprovenanced,
+                        Actors actors, Contradictions contradictions, Corroboration corroboration,
+                        TrackRecord trackRecord, Independence independence) {
 
-    public static final Aggregate EMPTY = new Aggregate(0, 0, 0, 0, null, null, null, List.of(), 0, false);
+    public static final Aggregate EMPTY = new Aggregate(0, 0, 0, 0, 0, null, null, null, null, 0, Actors.NONE,
+            Contradictions.NONE, Corroboration.NONE, TrackRecord.NONE, Independence.UNDECLARED);
 
-    public Aggregate apply(long seq, ObjectNode observation) {
-        String type = Json.text(observation, "type");
-        String time = Json.text(observation, "time");
-        String actor = Json.text(observation, "actor");
-        boolean protocolRow = type != null && type.startsWith(Vocabulary.PROTOCOL_TYPE_PREFIX);
-        boolean completedLease = Vocabulary.LEASE.equals(type)
-                && "complete".equals(observation.path("data").path("payload").path("action").asText());
-        List<String> nextActors = actors;
-        if (actor != null && !actor.startsWith("system:") && actors.size() < 2 && !actors.contains(actor)) {
-            nextActors = new java.util.ArrayList<>(actors);
-            nextActors.add(actor);
-            nextActors = List.copyOf(nextActors);
+    public Aggregate {
+        actors = actors == null ? Actors.NONE : actors;
+        contradictions = contradictions == null ? Contradictions.NONE : contradictions;
+        corroboration = corroboration == null ? Corroboration.NONE : corroboration;
+        trackRecord = trackRecord == null ? TrackRecord.NONE : trackRecord;
+        independence = independence == null ? Independence.UNDECLARED : independence;
+    }
+
+    /** {@link #apply(long, ObjectNode, Instant)} without the append time: source contact is the observation's time. */
+    public Aggregate apply(long seq, ObjectNode servedObservation) {
+        return apply(seq, servedObservation, null);
+    }
+
+    /**
+     * The aggregate after one more row. A seq at or below {@link #lastSeq} is a redelivery and changes nothing, which
+     * makes the fold safe under at-least-once delivery.
+     *
+     * @param servedObservation the observation as served (the CloudEvent with {@code id}, {@code data} and extensions)
+     * @param appendedAt        when the log appended it, or null
+     */
+    public Aggregate apply(long seq, ObjectNode servedObservation, Instant appendedAt) {
+        if (servedObservation == null || seq <= lastSeq) {
+            return this;
         }
-        long contradictions = contradictionsOpen;
-        if (type != null && type.endsWith(".contradiction")) {
-            contradictions++;
-        } else if (type != null && type.endsWith(".contradiction_resolved")) {
-            contradictions = Math.max(0, contradictions - 1);
-        }
-        boolean noProvenance = !observation.path("data").path("provenance").hasNonNull("origin");
+        Row row = Row.of(seq, servedObservation, appendedAt);
+        long first = firstSeq == 0 ? seq : firstSeq;
+        Independence nextIndependence = independence.apply(row);
+        // Declared actors get their index before anything else can take the last free places.
+        Actors nextActors = actors.registerAll(nextIndependence.hasDeclaration() ? nextIndependence.declared() : List.of())
+                .note(row.actor());
+        int actor = nextActors.indexOf(row.actor());
+        boolean source = !row.protocolRow();
+        boolean completedLease = Vocabulary.LEASE.equals(row.type())
+                && "complete".equals(row.data().path("payload").path("action").asText(null));
         return new Aggregate(observations + 1,
-                rejected + (Vocabulary.REJECTED.equals(type) ? 1 : 0),
+                rejected + (Vocabulary.REJECTED.equals(row.type()) ? 1 : 0),
                 acted + (completedLease ? 1 : 0),
-                seq, time, type,
-                protocolRow ? lastSourceContact : time,
-                nextActors, contradictions, lacksProvenance || noProvenance);
+                first, seq, row.time(), row.type(),
+                source ? row.time() : lastSourceTime,
+                source ? (appendedAt != null ? Times.format(appendedAt) : row.time()) : lastSourceContact,
+                unprovenanced + (row.provenanced() ? 0 : 1),
+                nextActors,
+                contradictions.apply(row),
+                corroboration.apply(row, actor),
+                trackRecord.apply(row, actor, first),
+                nextIndependence);
+    }
+
+    public long contradictionsOpen() {
+        return contradictions.count();
+    }
+
+    /** The distinct non-system actors seen: exact up to {@link Actors#MAX}. */
+    public int distinctActors() {
+        return actors.distinct();
+    }
+
+    public byte[] toJson() {
+        return Json.bytes(this);
+    }
+
+    public static Aggregate fromJson(byte[] json) {
+        try {
+            return Json.MAPPER.readValue(json, Aggregate.class);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -1,22 +1,35 @@
 package io.monitorbackbone.protocol;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.protocol.confidence.Confidence;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Turns a monitor's {@link Aggregate} into the served State at request time: ages and staleness depend on now. */
+/**
+ * Turns a monitor's {@link Aggregate} into the served State at request time. Pure: what the log says comes from the
+ * aggregate, what is live (pause, retirement, subscriptions, cursors, retention, the clock) from the monitor and the
+ * {@link Context}, so the same aggregate renders honestly a minute later.
+ */
 public final class States {
-    public static final String COMPUTED_BY = "monitor-backbone/0.1";
-    static final List<String> PRESENT = List.of("observations", "ages", "actors", "contradictions_open");
-    static final List<String> MISSING = List.of("independence", "corroboration", "track_record");
+    public static final String COMPUTED_BY = Confidence.COMPUTED_BY;
+    /** How long a reader may keep a rendered state: ages move every second, counters with every publish. */
+    public static final long TTL_MS = 60_000;
 
     private States() {
     }
 
-    /** What the gateway knows besides the log's fold. */
+    /**
+     * What the gateway knows besides the log's fold.
+     *
+     * @param head                 the monitor's log end (seq); {@code as_of_seq} below it means the aggregate lags
+     * @param retentionFloor       the first seq the log still retains
+     * @param activeSubscriptions  active subscriptions on the monitor
+     * @param delivered            observations delivered to its subscriptions (counted, not a seq distance)
+     * @param lastPull             the latest pull of an active subscription, or null
+     */
     public record Context(long head, long retentionFloor, int activeSubscriptions, long delivered, Instant lastPull,
                           Instant now) {
     }
@@ -26,7 +39,7 @@ public final class States {
         s.put("monitor", monitor.id());
         s.put("as_of", Times.format(c.now()));
         s.put("as_of_seq", a.lastSeq());
-        s.put("covers_until", a.lastSourceContact() != null ? a.lastSourceContact() : a.lastTime());
+        s.put("covers_until", a.lastSourceTime() != null ? a.lastSourceTime() : a.lastTime());
         s.put("head", c.head());
         s.put("retention_floor", c.retentionFloor());
         ObjectNode live = s.putObject("live");
@@ -51,32 +64,44 @@ public final class States {
         ages.put("since_last_pull_s", c.lastPull() == null ? null : wholeSeconds(c.lastPull(), c.now()));
         ages.put("since_last_source_contact_s", secondsSince(a.lastSourceContact(), c.now()));
         s.put("contradictions_open", a.contradictionsOpen());
+
+        Confidence.Assessment assessment = Confidence.assess(a.corroboration().value(), a.trackRecord().value(),
+                a.independence().value(a.corroboration(), a.actors()), a.contradictionsOpen());
         ObjectNode confidence = s.putObject("confidence");
-        confidence.putNull("value");
+        if (assessment.value() == null) {
+            confidence.putNull("value");
+        } else {
+            confidence.put("value", assessment.value());
+        }
         confidence.put("computed_by", COMPUTED_BY);
         ObjectNode inputs = confidence.putObject("inputs");
-        inputs.set("present", Json.array(PRESENT));
-        inputs.set("missing", Json.array(MISSING));
+        inputs.set("present", Json.array(assessment.present()));
+        inputs.set("missing", Json.array(assessment.missing()));
+        ObjectNode values = inputs.putObject("values");
+        assessment.values().forEach(values::put);
         confidence.set("gaps", Json.array(gaps(monitor, a, c)));
+
         ObjectNode from = s.putObject("computed_from");
-        from.put("seq_from", c.retentionFloor());
+        from.put("seq_from", a.firstSeq() > 0 ? a.firstSeq() : c.retentionFloor());
         from.put("seq_to", a.lastSeq());
-        s.put("ttl_ms", 60000);
+        s.put("ttl_ms", TTL_MS);
         s.putNull("supersedes");
         return s;
     }
 
+    /** In the reference server's order. */
     static List<String> gaps(Monitor monitor, Aggregate a, Context c) {
         List<String> gaps = new ArrayList<>();
-        gaps.add("independence_unknown");
-        if (a.lacksProvenance()) {
+        if (!a.independence().hasDeclaration()) {
+            gaps.add("independence_unknown");
+        }
+        if (a.unprovenanced() > 0) {
             gaps.add("no_event_provenance");
         }
-        if (a.actors().size() == 1) {
+        if (a.distinctActors() == 1) {
             gaps.add("single_actor");
         }
-        Long age = secondsSince(a.lastTime(), c.now());
-        if (monitor.ttlSeconds() != null && age != null && age > monitor.ttlSeconds()) {
+        if (staleSource(monitor, a, c.now())) {
             gaps.add("stale_source");
         }
         if (c.activeSubscriptions() == 0) {
@@ -88,11 +113,24 @@ public final class States {
         return gaps;
     }
 
+    /**
+     * The source has been silent longer than {@code ttl_seconds}: since its last contact, or, when it never made
+     * contact, since the monitor was created.
+     */
+    static boolean staleSource(Monitor monitor, Aggregate a, Instant now) {
+        if (monitor.ttlSeconds() == null) {
+            return false;
+        }
+        Long silent = secondsSince(a.lastSourceContact() != null ? a.lastSourceContact() : monitor.created(), now);
+        return silent != null && silent > monitor.ttlSeconds();
+    }
+
     private static Long secondsSince(String time, Instant now) {
         Instant t = Times.parseOrNull(time);
         return t == null ? null : wholeSeconds(t, now);
     }
 
+    /** Floored; a time slightly ahead of this clock (another host's) is age 0, not negative. */
     private static long wholeSeconds(Instant then, Instant now) {
         return Math.max(0, Duration.between(then, now).toSeconds());
     }

@@ -1,0 +1,75 @@
+package io.monitorbackbone.projector;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** The projector as a process of its own: creates {@code mp.state} if missing, then runs the topology until stopped. */
+public final class ProjectorApp {
+    private static final Logger LOGGER = LoggerFactory.getLogger(ProjectorApp.class);
+
+    private ProjectorApp() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        ProjectorConfig config = ProjectorConfig.fromEnv(System.getenv());
+        ensureStateTopic(config);
+        KafkaStreams streams = new KafkaStreams(ProjectorTopology.build(config.partitions()), config.streamsProperties());
+        CountDownLatch stopped = new CountDownLatch(1);
+        streams.setStateListener((now, before) -> {
+            LOGGER.info("projector state={} from={}", now, before);
+            if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.NOT_RUNNING) {
+                stopped.countDown();
+            }
+        });
+        streams.setUncaughtExceptionHandler(e -> {
+            LOGGER.error("projector thread failed; stopping so the supervisor restarts the process", e);
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            streams.close(Duration.ofSeconds(30));
+            stopped.countDown();
+        }, "projector-shutdown"));
+        LOGGER.info("projector starting bootstrap={} partitions={} threads={} instance={}", config.bootstrapServers(),
+                config.partitions(), config.threads(), config.instanceId());
+        streams.start();
+        stopped.await();
+        if (streams.state() == KafkaStreams.State.ERROR) {
+            System.exit(1);
+        }
+    }
+
+    /** Creates the compacted {@code mp.state} topic; an existing one is kept as it is. */
+    static void ensureStateTopic(ProjectorConfig config) throws InterruptedException, TimeoutException {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
+        config.kafka().forEach(p::put);
+        try (Admin admin = Admin.create(p)) {
+            NewTopic topic = new NewTopic(ProjectorTopology.STATE_TOPIC, Optional.of(config.stateTopicPartitions()),
+                    config.replicationFactor() < 0 ? Optional.empty() : Optional.of((short) config.replicationFactor()))
+                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+            admin.createTopics(List.of(topic)).all().get(60, TimeUnit.SECONDS);
+            LOGGER.info("created topic={} partitions={}", ProjectorTopology.STATE_TOPIC, config.stateTopicPartitions());
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof TopicExistsException)) {
+                throw new IllegalStateException("cannot create " + ProjectorTopology.STATE_TOPIC, e.getCause());
+            }
+        }
+    }
+}

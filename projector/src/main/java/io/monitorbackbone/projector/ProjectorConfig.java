@@ -1,0 +1,96 @@
+package io.monitorbackbone.projector;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The projector's settings, each from an environment variable (README.md, "Configuration").
+ *
+ * @param instanceId          a stable id per instance for static membership: a restarted instance gets its tasks
+ *                            back without a rebalance; null for dynamic membership
+ * @param partitions          partitions of the by-monitor repartition topic: how far the fold can spread
+ * @param stateTopicPartitions partitions of {@code mp.state} when the app creates it
+ * @param replicationFactor   of the internal topics and {@code mp.state}; -1 takes the broker's default
+ * @param commitIntervalMs    how often the store is committed, and so how long a change may wait before it reaches
+ *                            {@code mp.state} (the cache coalesces a busy monitor's changes in between)
+ * @param topicDiscoveryMs    metadata refresh of the pattern subscription: a new monitor's topic is folded at most
+ *                            this long (plus a rebalance) after it is created
+ * @param kafka               further Kafka client and Streams properties, passed through as given
+ */
+public record ProjectorConfig(String bootstrapServers, String stateDir, String instanceId, int partitions,
+                              int stateTopicPartitions, int threads, int replicationFactor, long commitIntervalMs,
+                              long topicDiscoveryMs, String processingGuarantee, Map<String, String> kafka) {
+    public static final String APPLICATION_ID = "mp-projector";
+    /** {@code MP_PROJECTOR_KAFKA_SECURITY_PROTOCOL=SSL} becomes {@code security.protocol=SSL}. */
+    public static final String KAFKA_ENV_PREFIX = "MP_PROJECTOR_KAFKA_";
+
+    public ProjectorConfig {
+        if (bootstrapServers == null || bootstrapServers.isBlank()) {
+            throw new IllegalArgumentException("KAFKA_BOOTSTRAP_SERVERS is required");
+        }
+        if (partitions < 1 || stateTopicPartitions < 1 || threads < 1) {
+            throw new IllegalArgumentException("partitions and threads must be at least 1");
+        }
+        kafka = Map.copyOf(kafka);
+    }
+
+    public static ProjectorConfig fromEnv(Map<String, String> env) {
+        int partitions = integer(env, "MP_PROJECTOR_PARTITIONS", 8);
+        Map<String, String> kafka = new java.util.TreeMap<>();
+        env.forEach((k, v) -> {
+            if (k.startsWith(KAFKA_ENV_PREFIX) && k.length() > KAFKA_ENV_PREFIX.length()) {
+                kafka.put(k.substring(KAFKA_ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.'), v);
+            }
+        });
+        String instance = env.get("MP_PROJECTOR_INSTANCE_ID");
+        return new ProjectorConfig(
+                env.getOrDefault("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092"),
+                env.getOrDefault("MP_PROJECTOR_STATE_DIR", "data/projector"),
+                instance == null || instance.isBlank() ? null : instance,
+                partitions,
+                integer(env, "MP_STATE_PARTITIONS", partitions),
+                integer(env, "MP_PROJECTOR_THREADS", 1),
+                integer(env, "MP_PROJECTOR_REPLICATION_FACTOR", -1),
+                integer(env, "MP_PROJECTOR_COMMIT_INTERVAL_MS", 1000),
+                integer(env, "MP_PROJECTOR_TOPIC_DISCOVERY_MS", 2000),
+                env.getOrDefault("MP_PROJECTOR_PROCESSING_GUARANTEE", StreamsConfig.AT_LEAST_ONCE),
+                kafka);
+    }
+
+    public Properties streamsProperties() {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
+        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
+        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, replicationFactor);
+        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
+        // At-least-once suffices for the fold (a redelivered seq changes nothing); exactly_once_v2 is one setting away.
+        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, processingGuarantee);
+        // The pattern source sees a new mp.obs.<id> topic only when the main consumer refreshes its metadata: the
+        // client default (5 minutes) would leave a new monitor without state for minutes.
+        p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG), Long.toString(topicDiscoveryMs));
+        if (instanceId != null) {
+            // Kafka Streams suffixes it per thread.
+            p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId);
+        }
+        p.putAll(kafka);
+        return p;
+    }
+
+    private static int integer(Map<String, String> env, String name, int fallback) {
+        String v = env.get(name);
+        if (v == null || v.isBlank()) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be an integer, not '" + v + "'");
+        }
+    }
+}

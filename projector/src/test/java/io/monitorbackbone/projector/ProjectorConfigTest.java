@@ -1,0 +1,41 @@
+package io.monitorbackbone.projector;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ProjectorConfigTest {
+    @Test
+    void newMonitorTopicsAreLookedForEveryFewSeconds() {
+        Properties p = ProjectorConfig.fromEnv(Map.of("KAFKA_BOOTSTRAP_SERVERS", "k:9092")).streamsProperties();
+
+        assertThat(p.get("main.consumer.metadata.max.age.ms")).isEqualTo("2000");
+        assertThat(p.get("application.id")).isEqualTo("mp-projector");
+        assertThat(p.get("bootstrap.servers")).isEqualTo("k:9092");
+        assertThat(p).doesNotContainKey("main.consumer.group.instance.id");
+    }
+
+    @Test
+    void aStableInstanceIdTurnsOnStaticMembershipAndKafkaSettingsPassThrough() {
+        Properties p = ProjectorConfig.fromEnv(Map.of(
+                "KAFKA_BOOTSTRAP_SERVERS", "k:9092",
+                "MP_PROJECTOR_INSTANCE_ID", "projector-0",
+                "MP_PROJECTOR_STATE_DIR", "/var/lib/projector",
+                "MP_PROJECTOR_PARTITIONS", "16",
+                "MP_PROJECTOR_KAFKA_SECURITY_PROTOCOL", "SSL")).streamsProperties();
+
+        assertThat(p.get("main.consumer.group.instance.id")).isEqualTo("projector-0");
+        assertThat(p.get("state.dir")).isEqualTo("/var/lib/projector");
+        assertThat(p.get("security.protocol")).isEqualTo("SSL");
+    }
+
+    @Test
+    void aNumberThatIsNotOneIsRefusedByName() {
+        assertThatThrownBy(() -> ProjectorConfig.fromEnv(Map.of("MP_PROJECTOR_PARTITIONS", "many")))
+                .hasMessageContaining("MP_PROJECTOR_PARTITIONS");
+    }
+}

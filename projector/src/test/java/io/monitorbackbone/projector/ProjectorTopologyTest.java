@@ -1,0 +1,232 @@
+package io.monitorbackbone.projector;
+
+import io.monitorbackbone.protocol.Aggregate;
+import io.monitorbackbone.protocol.Monitor;
+import io.monitorbackbone.protocol.MonitorDefinitions;
+import io.monitorbackbone.protocol.ProtocolRows;
+import io.monitorbackbone.protocol.States;
+import io.monitorbackbone.protocol.Vocabulary;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.TopologyDescription;
+import org.apache.kafka.streams.TopologyTestDriver;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.apache.kafka.streams.state.ValueAndTimestamp;
+import org.apache.kafka.streams.test.TestRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
+
+import static io.monitorbackbone.projector.MonitorLogs.T0;
+import static io.monitorbackbone.projector.MonitorLogs.publish;
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ProjectorTopologyTest {
+    private static final String CHANGELOG = ProjectorConfig.APPLICATION_ID + "-" + ProjectorTopology.STORE + "-changelog";
+    private static final String REPARTITION = ProjectorConfig.APPLICATION_ID + "-" + ProjectorTopology.BY_MONITOR + "-repartition";
+
+    // Under target/, not the OS temp directory Kafka Streams warns about; each driver's close() empties it.
+    private final Path stateDir = Path.of("target", "streams-state", java.util.UUID.randomUUID().toString());
+
+    private final List<TopologyTestDriver> drivers = new ArrayList<>();
+    private final Monitor alpha = MonitorLogs.monitor("alpha", "{\"owner\":\"agent:owner\"}");
+    private final Monitor beta = MonitorLogs.monitor("beta.2", "{\"owner\":\"agent:owner\"}");
+
+    @AfterEach
+    void closeDrivers() {
+        drivers.forEach(TopologyTestDriver::close);
+    }
+
+    private TopologyTestDriver driver() {
+        Properties p = new Properties();
+        p.put(StreamsConfig.APPLICATION_ID_CONFIG, ProjectorConfig.APPLICATION_ID);
+        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
+        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
+        TopologyTestDriver d = new TopologyTestDriver(ProjectorTopology.build(4), p, T0);
+        drivers.add(d);
+        return d;
+    }
+
+    private static void pipe(TopologyTestDriver d, String monitorId, List<TestRecord<String, byte[]>> records) {
+        d.createInputTopic("mp.obs." + monitorId, new StringSerializer(), new ByteArraySerializer()).pipeRecordList(records);
+    }
+
+    private static void pipe(TopologyTestDriver d, String monitorId, TestRecord<String, byte[]> record) {
+        pipe(d, monitorId, List.of(record));
+    }
+
+    private static List<TestRecord<String, Aggregate>> states(TopologyTestDriver d) {
+        return d.createOutputTopic(ProjectorTopology.STATE_TOPIC, new StringDeserializer(),
+                AggregateSerde.create().deserializer()).readRecordsToList();
+    }
+
+    private static Map<String, Aggregate> latest(List<TestRecord<String, Aggregate>> records) {
+        return records.stream().collect(Collectors.toMap(TestRecord::key, TestRecord::value, (a, b) -> b));
+    }
+
+    private List<TestRecord<String, byte[]>> alphaLog() {
+        List<TestRecord<String, byte[]>> log = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            Instant at = T0.plusSeconds(i);
+            String actor = i % 3 == 0 ? "probe:a" : "probe:b";
+            log.add(publish(alpha, "{\"type\":\"demo.v\",\"subject\":\"s" + (i % 4) + "\",\"actor\":\"" + actor
+                    + "\",\"data\":{\"v\":1}}", at));
+            if (i == 5) {
+                log.add(publish(alpha, "{\"type\":\"demo.claim.contradiction\",\"subject\":\"s1\"}", at));
+            }
+            if (i == 8) {
+                log.add(publish(alpha, "{\"type\":\"demo.v\",\"tier\":\"falsified\",\"supersedes\":{\"source\":\"monitor:alpha\",\"id\":\"2\"}}", at));
+                log.add(MonitorLogs.record("alpha", ProtocolRows.row(alpha, Vocabulary.LEASE, "agent:w", "s1",
+                        MonitorLogs.body("{\"action\":\"complete\"}"), false, at), at));
+            }
+        }
+        return log;
+    }
+
+    @Test
+    void eachMonitorIsFoldedUnderItsOwnId() {
+        TopologyTestDriver d = driver();
+
+        pipe(d, "alpha", publish(alpha, "{\"type\":\"demo.note\"}", T0));
+        pipe(d, "beta.2", publish(beta, "{\"type\":\"demo.note\",\"actor\":\"probe:x\"}", T0));
+        pipe(d, "alpha", publish(alpha, "{\"type\":\"demo.claim.contradiction\",\"subject\":\"k\"}", T0.plusSeconds(1)));
+        pipe(d, "beta.2", MonitorLogs.record("beta.2", ProtocolRows.rejected(beta,
+                io.monitorbackbone.protocol.ProtocolException.of(io.monitorbackbone.protocol.ErrorCode.INVALID, "no"),
+                MonitorLogs.body("{}"), "agent:x", null, T0), T0.plusSeconds(2)));
+
+        Map<String, Aggregate> states = latest(states(d));
+        assertThat(states).containsOnlyKeys("alpha", "beta.2");
+        assertThat(states.get("alpha").observations()).isEqualTo(2);
+        assertThat(states.get("alpha").contradictionsOpen()).isEqualTo(1);
+        assertThat(states.get("beta.2").observations()).isEqualTo(2);
+        assertThat(states.get("beta.2").rejected()).isEqualTo(1);
+        assertThat(states.get("beta.2").lastSourceContact()).as("a rejection is no contact").isEqualTo("2026-11-29T18:00:00.000Z");
+    }
+
+    @Test
+    void everyNewAggregateIsPublishedToTheStateTopic() {
+        TopologyTestDriver d = driver();
+
+        pipe(d, "alpha", alphaLog());
+
+        List<TestRecord<String, Aggregate>> out = states(d);
+        assertThat(out).hasSize(alphaLog().size());
+        assertThat(out).extracting(r -> r.value().lastSeq()).isSorted().startsWith(1L).endsWith((long) alphaLog().size());
+        Aggregate last = out.get(out.size() - 1).value();
+        assertThat(last.acted()).isEqualTo(1);
+        assertThat(last.trackRecord().falsified()).isEqualTo(1);
+        assertThat(last.contradictionsOpen()).isEqualTo(1);
+    }
+
+    @Test
+    void theSeqIsTheOffsetPlusOneWhateverHeaderAProducerSent() {
+        TopologyTestDriver d = driver();
+        TestRecord<String, byte[]> forged = publish(alpha, "{\"type\":\"demo.note\"}", T0);
+        forged.headers().add(ProjectorTopology.SEQ_HEADER, ByteBuffer.allocate(8).putLong(999).array());
+
+        pipe(d, "alpha", List.of(publish(alpha, "{\"type\":\"demo.note\"}", T0), forged));
+
+        assertThat(latest(states(d)).get("alpha").lastSeq()).isEqualTo(2);
+    }
+
+    @Test
+    void tombstonesAndRecordsThatAreNotCloudEventsAreIgnoredButKeepTheirSeq() {
+        TopologyTestDriver d = driver();
+        pipe(d, "alpha", publish(alpha, "{\"type\":\"demo.note\"}", T0));
+        List<TestRecord<String, Aggregate>> before = states(d);
+
+        pipe(d, "alpha", List.of(
+                new TestRecord<>("k", null, new RecordHeaders(), T0),
+                new TestRecord<>("k", "not a cloud event".getBytes(StandardCharsets.UTF_8), new RecordHeaders(), T0)));
+        List<TestRecord<String, Aggregate>> ignored = states(d);
+        pipe(d, "alpha", publish(alpha, "{\"type\":\"demo.note\"}", T0));
+
+        assertThat(before).hasSize(1);
+        assertThat(ignored).isEmpty();
+        Aggregate after = latest(states(d)).get("alpha");
+        assertThat(after.observations()).isEqualTo(2);
+        assertThat(after.lastSeq()).isEqualTo(4);
+    }
+
+    @Test
+    void theFoldRunsInItsOwnSubTopologyAfterARepartitionByMonitor() {
+        Topology topology = ProjectorTopology.build(4);
+
+        List<TopologyDescription.Subtopology> subs = new ArrayList<>(topology.describe().subtopologies());
+
+        assertThat(subs).hasSize(2);
+        String description = topology.describe().toString();
+        assertThat(description).contains("topics: [" + ProjectorTopology.BY_MONITOR + "-repartition]")
+                .contains("stores: [" + ProjectorTopology.STORE + "]")
+                .contains("topic: " + ProjectorTopology.STATE_TOPIC);
+        TopologyDescription.Subtopology first = subs.stream().filter(s -> s.id() == 0).findFirst().orElseThrow();
+        assertThat(first.nodes()).noneMatch(n -> n instanceof TopologyDescription.Processor p && !p.stores().isEmpty());
+    }
+
+    @Test
+    void theRepartitionAndTheChangelogAreTheOnlyInternalTopics() {
+        TopologyTestDriver d = driver();
+
+        pipe(d, "alpha", publish(alpha, "{\"type\":\"demo.note\"}", T0));
+
+        assertThat(d.producedTopicNames()).containsExactlyInAnyOrder(REPARTITION, CHANGELOG, ProjectorTopology.STATE_TOPIC);
+    }
+
+    @Test
+    void aRestartedProjectorResumesFromItsChangelogWithIdenticalResults() {
+        List<TestRecord<String, byte[]>> log = alphaLog();
+        TopologyTestDriver uninterrupted = driver();
+        pipe(uninterrupted, "alpha", log);
+        Aggregate expected = latest(states(uninterrupted)).get("alpha");
+        uninterrupted.close();
+        drivers.remove(uninterrupted);
+
+        TopologyTestDriver first = driver();
+        pipe(first, "alpha", log.subList(0, 7));
+        List<TestRecord<String, Aggregate>> changelog = first.createOutputTopic(CHANGELOG, new StringDeserializer(),
+                AggregateSerde.create().deserializer()).readRecordsToList();
+        first.close();
+        drivers.remove(first);
+        // The test driver neither keeps its state directory nor restores changelogs: load the store as Kafka Streams
+        // would from the changelog, then redeliver the whole log, as a consumer whose offsets were never committed.
+        TopologyTestDriver restarted = driver();
+        KeyValueStore<String, ValueAndTimestamp<Aggregate>> store = restarted.getTimestampedKeyValueStore(ProjectorTopology.STORE);
+        changelog.forEach(r -> store.put(r.key(), ValueAndTimestamp.make(r.value(), r.timestamp())));
+        pipe(restarted, "alpha", log);
+
+        Aggregate resumed = latest(states(restarted)).get("alpha");
+        assertThat(latest(changelog).get("alpha").lastSeq()).isEqualTo(7);
+        assertThat(resumed).isEqualTo(expected);
+        assertThat(resumed.toJson()).isEqualTo(expected.toJson());
+    }
+
+    @Test
+    void thePublishedAggregateRendersWithTheMonitorsLiveStateAtReadTime() {
+        TopologyTestDriver d = driver();
+        Monitor paused = MonitorDefinitions.transition(alpha, "pause");
+        pipe(d, "alpha", List.of(publish(alpha, "{\"type\":\"demo.note\"}", T0),
+                MonitorLogs.record("alpha", ProtocolRows.configured(paused, paused.served(1, MonitorLogs.body("{}")), "pause",
+                        "d", null, null, null, false, T0.plusSeconds(5)), T0.plusSeconds(5))));
+        Aggregate aggregate = latest(states(d)).get("alpha");
+
+        var state = States.render(paused, aggregate, new States.Context(2, 1, 0, 0, null, T0.plusSeconds(7)));
+
+        assertThat(state.at("/live/reason").asText()).isEqualTo("paused");
+        assertThat(state.at("/last/type").asText()).isEqualTo(Vocabulary.CONFIGURED);
+        assertThat(state.at("/ages/since_last_source_contact_s").asLong()).isEqualTo(7);
+        assertThat(state.at("/ages/since_last_observation_s").asLong()).isEqualTo(2);
+    }
+}
