@@ -1,5 +1,6 @@
 package io.monitorbackbone.leases;
 
+import io.monitorbackbone.binding.ObservationCodec;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.lease.Lease;
@@ -120,7 +121,7 @@ final class LeaseProcessor implements Processor<String, LeaseInput, String, Leas
         }
         for (LeaseDecision.Row row : decision.rows()) {
             String monitor = decision.state().monitor();
-            ProducerRecord<String, byte[]> encoded = LeaseObservations.encode(obsPrefix + monitor, monitor,
+            ProducerRecord<String, byte[]> encoded = ObservationCodec.encode(obsPrefix + monitor, monitor,
                     row.eventId(), row.draft());
             context.forward(new Record<String, LeaseOutput>(encoded.key(), new LeaseOutput.Observation(encoded.value()),
                     now.toEpochMilli(), encoded.headers()));

@@ -1,5 +1,6 @@
 package io.monitorbackbone.leases;
 
+import io.monitorbackbone.binding.ObservationCodec;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -106,9 +107,9 @@ public final class LeaseTopology {
 
     private static String monitorOf(Headers headers) {
         String source = PublishedSubjects.header(headers, "ce_source");
-        if (source == null || !source.startsWith(LeaseObservations.SOURCE_PREFIX)) {
+        if (source == null || !source.startsWith(ObservationCodec.SOURCE_PREFIX)) {
             throw new IllegalStateException("lease row without a monitor source: " + source);
         }
-        return source.substring(LeaseObservations.SOURCE_PREFIX.length());
+        return source.substring(ObservationCodec.SOURCE_PREFIX.length());
     }
 }

@@ -1,5 +1,6 @@
 package io.monitorbackbone.leases;
 
+import io.monitorbackbone.binding.ObservationCodec;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cloudevents.CloudEvent;
@@ -427,7 +428,7 @@ class LeaseTopologyTest {
         data.put("ok", true);
         Draft draft = new Draft(type, subject, "2026-11-29T18:00:00.000Z", "measured", "agent", "unverified", "minute",
                 "agent:ci", data);
-        ProducerRecord<String, byte[]> record = LeaseObservations.encode(LeaseTopology.OBS_PREFIX + monitorId, monitorId,
+        ProducerRecord<String, byte[]> record = ObservationCodec.encode(LeaseTopology.OBS_PREFIX + monitorId, monitorId,
                 null, draft);
         driver.createInputTopic(LeaseTopology.OBS_PREFIX + monitorId, new StringSerializer(), new ByteArraySerializer())
                 .pipeInput(new TestRecord<>(record.key(), record.value(), record.headers(), T0));

@@ -1,9 +1,8 @@
 package io.monitorbackbone.projector;
 
+import io.monitorbackbone.binding.ObservationCodec;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.cloudevents.CloudEvent;
-import io.cloudevents.core.builder.CloudEventBuilder;
-import io.cloudevents.kafka.KafkaMessageFactory;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
@@ -13,12 +12,8 @@ import io.monitorbackbone.protocol.Times;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.streams.test.TestRecord;
 
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.util.UUID;
 
 /** Records as the gateway writes them to {@code mp.obs.<id>}: CloudEvents binary mode, the subject as key. */
 final class MonitorLogs {
@@ -40,22 +35,7 @@ final class MonitorLogs {
     }
 
     static TestRecord<String, byte[]> record(String monitorId, Draft draft, Instant appendedAt) {
-        CloudEvent event = CloudEventBuilder.v1()
-                .withId(UUID.randomUUID().toString())
-                .withSource(URI.create("monitor:" + monitorId))
-                .withType(draft.type())
-                .withSubject(draft.subject())
-                .withTime(OffsetDateTime.ofInstant(Times.parseOrNull(draft.time()), ZoneOffset.UTC))
-                .withDataContentType("application/json")
-                .withData(Json.bytes(draft.data()))
-                .withExtension("tier", draft.tier())
-                .withExtension("origin", draft.origin())
-                .withExtension("verified", draft.verified())
-                .withExtension("horizon", draft.horizon())
-                .withExtension("actor", draft.actor())
-                .build();
-        ProducerRecord<String, byte[]> r = KafkaMessageFactory.<String>createWriter("mp.obs." + monitorId, draft.subject())
-                .writeBinary(event);
+        ProducerRecord<String, byte[]> r = ObservationCodec.encode("mp.obs." + monitorId, monitorId, null, draft);
         return new TestRecord<>(r.key(), r.value(), r.headers(), appendedAt);
     }
 }

@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway.kafka;
 
+import io.monitorbackbone.binding.ObservationCodec;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
@@ -170,7 +171,7 @@ public final class Follower extends ConsumerLoop {
                     if (Topics.isObs(r.topic())) {
                         String monitor = Topics.monitorOf(r.topic());
                         long seq = Seq.fromOffset(r.offset());
-                        io.monitorbackbone.protocol.Draft draft = ObservationCodec.decode(r);
+                        io.monitorbackbone.protocol.Draft draft = ObservationCodec.decode(r.headers(), r.value(), r.timestamp());
                         catalog.log(monitor).apply(seq, draft, draft.served(monitor, seq, false));
                     }
                 }

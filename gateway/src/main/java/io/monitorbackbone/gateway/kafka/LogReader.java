@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway.kafka;
 
+import io.monitorbackbone.binding.ObservationCodec;
 import io.monitorbackbone.gateway.ServerFault;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Filter;
@@ -115,7 +116,7 @@ public final class LogReader implements AutoCloseable {
             scan:
             while (c.position(tp) < endOffset) {
                 for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
-                    if (r.offset() >= endOffset || !scan.accept(Seq.fromOffset(r.offset()), ObservationCodec.decode(r))) {
+                    if (r.offset() >= endOffset || !scan.accept(Seq.fromOffset(r.offset()), ObservationCodec.decode(r.headers(), r.value(), r.timestamp()))) {
                         break scan;
                     }
                 }

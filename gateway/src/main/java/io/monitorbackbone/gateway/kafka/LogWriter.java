@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway.kafka;
 
+import io.monitorbackbone.binding.ObservationCodec;
 import io.monitorbackbone.gateway.ServerFault;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Json;
@@ -24,7 +25,7 @@ public final class LogWriter {
 
     /** Appends an observation to its monitor's log and returns the seq the broker gave it. */
     public long append(String monitorId, Draft draft) {
-        return Seq.fromOffset(await(ObservationCodec.encode(monitorId, draft)).offset());
+        return Seq.fromOffset(await(ObservationCodec.encode(Topics.obs(monitorId), monitorId, null, draft)).offset());
     }
 
     /** Writes the latest value of a key in a compacted table. */
