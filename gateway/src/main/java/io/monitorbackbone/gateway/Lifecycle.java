@@ -61,8 +61,13 @@ public class Lifecycle {
         follower.start().get(60, TimeUnit.SECONDS);
         Follower tail = follower;
         KafkaRuntime cluster = kafka;
-        catalog.barrier(table -> tail.awaitTable(table, cluster.endOffsets(tail.partitionsOf(table)), java.time.Duration.ofSeconds(10)));
-        reader = new LogReader(kafka::newConsumer, READERS, catalog::log);
+        catalog.barrier(table -> tail.awaitApplied(table, cluster.endOffsets(tail.partitionsOf(table)), java.time.Duration.ofSeconds(10)));
+        reader = new LogReader(kafka::newConsumer, READERS, catalog::log, (monitorId, endOffset) -> {
+            org.apache.kafka.common.TopicPartition log = new org.apache.kafka.common.TopicPartition(
+                    io.monitorbackbone.gateway.kafka.Topics.obs(monitorId), 0);
+            tail.awaitApplied(log.topic(), java.util.Map.of(log, endOffset), java.time.Duration.ofSeconds(10));
+            return catalog.log(monitorId).lastSeq();
+        });
         LogWriter writer = new LogWriter(kafka.producer());
         AtomicInteger n = new AtomicInteger();
         work = Executors.newFixedThreadPool(WORKERS, r -> {

@@ -40,6 +40,7 @@ public final class Follower extends ConsumerLoop {
     private final List<TopicPartition> tablePartitions = new ArrayList<>();
     private final Map<TopicPartition, Long> applied = new java.util.concurrent.ConcurrentHashMap<>();
     private final Object progress = new Object();
+    private long lastFullProgress;
     private final CompletableFuture<Void> caughtUp = new CompletableFuture<>();
 
     public Follower(KafkaConsumer<byte[], byte[]> consumer, Catalog catalog) {
@@ -88,10 +89,11 @@ public final class Follower extends ConsumerLoop {
     @Override
     protected void step() {
         assignNewMonitors();
-        for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+        org.apache.kafka.clients.consumer.ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(500));
+        for (ConsumerRecord<byte[], byte[]> r : batch) {
             dispatch(r);
         }
-        recordProgress();
+        recordProgress(batch.partitions());
         checkCaughtUp();
     }
 
@@ -109,9 +111,23 @@ public final class Follower extends ConsumerLoop {
         }
     }
 
-    private void recordProgress() {
+    /**
+     * Where this follower stands in each partition. A transaction marker moves the position without a record, so
+     * every followed log is also looked at every 100 ms, not only those a batch touched.
+     */
+    private void recordProgress(java.util.Set<TopicPartition> touched) {
         for (TopicPartition tp : tablePartitions) {
             applied.put(tp, consumer.position(tp));
+        }
+        long now = System.nanoTime();
+        java.util.Collection<TopicPartition> logs = now - lastFullProgress > 100_000_000L ? assigned : touched;
+        for (TopicPartition tp : logs) {
+            if (Topics.isObs(tp.topic())) {
+                applied.put(tp, consumer.position(tp));
+            }
+        }
+        if (logs == assigned) {
+            lastFullProgress = now;
         }
         synchronized (progress) {
             progress.notifyAll();
@@ -119,10 +135,10 @@ public final class Follower extends ConsumerLoop {
     }
 
     /**
-     * Returns once this follower has applied every record {@code table} held when called (the offsets come from the
-     * broker): a read after it sees every write any gateway had acknowledged before it started.
+     * Returns once this follower has read the partitions up to the given end offsets (asked of the broker): a read
+     * after it sees every write any gateway had acknowledged before it started.
      */
-    public void awaitTable(String table, Map<TopicPartition, Long> endOffsets, Duration timeout) {
+    public void awaitApplied(String table, Map<TopicPartition, Long> endOffsets, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (progress) {
             for (Map.Entry<TopicPartition, Long> end : endOffsets.entrySet()) {

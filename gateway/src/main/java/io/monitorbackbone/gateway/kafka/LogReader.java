@@ -32,6 +32,7 @@ public final class LogReader implements AutoCloseable {
 
     private final Function<String, KafkaConsumer<byte[], byte[]>> factory;
     private final Function<String, MonitorLog> tails;
+    private final Heads heads;
     private final BlockingQueue<KafkaConsumer<byte[], byte[]>> idle;
     private final List<KafkaConsumer<byte[], byte[]>> all = new ArrayList<>();
     private final AtomicInteger created = new AtomicInteger();
@@ -41,15 +42,27 @@ public final class LogReader implements AutoCloseable {
      * @param tails each monitor's in-memory tail, kept by the follower: a read that it covers up to the broker's head is
      *              served from memory instead of fetched
      */
-    public LogReader(Function<String, KafkaConsumer<byte[], byte[]>> factory, int size, Function<String, MonitorLog> tails) {
+    public LogReader(Function<String, KafkaConsumer<byte[], byte[]>> factory, int size, Function<String, MonitorLog> tails,
+                     Heads heads) {
         this.factory = factory;
         this.tails = tails;
+        this.heads = heads;
         this.size = size;
         this.idle = new ArrayBlockingQueue<>(size);
     }
 
-    /** The monitor's log end as a seq ({@code head}) and the first seq still retained ({@code floor}). */
-    public record Bounds(long head, long floor) {
+    /**
+     * @param head  the seq of the monitor's last record
+     * @param floor the first seq still retained
+     * @param end   the log end offset, where a read stops; past {@code head} when transaction markers follow it
+     */
+    public record Bounds(long head, long floor, long end) {
+    }
+
+    /** The seq of a monitor's last record, given the log end offset the broker reported. */
+    @FunctionalInterface
+    public interface Heads {
+        long lastRecordSeq(String monitorId, long endOffset);
     }
 
     public record Entry(long seq, Draft draft) {
@@ -78,15 +91,24 @@ public final class LogReader implements AutoCloseable {
             Map<TopicPartition, Long> end = c.endOffsets(tps, TIMEOUT);
             Map<String, Bounds> out = new HashMap<>();
             for (TopicPartition tp : tps) {
-                out.put(Topics.monitorOf(tp.topic()), bounds(begin.get(tp), end.get(tp)));
+                String id = Topics.monitorOf(tp.topic());
+                out.put(id, bounds(id, begin.get(tp), end.get(tp)));
             }
             return out;
         });
     }
 
-    private static Bounds bounds(Long begin, Long end) {
-        // No transactions are written to monitor logs, so the log end offset is the last record's seq.
-        return new Bounds(end == null ? 0 : end, Seq.fromOffset(begin == null ? 0 : begin));
+    /**
+     * Offsets skip where transactions committed or aborted, so the log end offset is not the last record's seq in
+     * general: the head is taken from this gateway's follower once it has read up to that end.
+     */
+    private Bounds bounds(String monitorId, Long begin, Long end) {
+        long b = begin == null ? 0 : begin;
+        long e = end == null ? 0 : end;
+        // The follower may already be past e; a read stops at e, so the head must not pass it either.
+        long last = b >= e ? 0 : Math.min(heads.lastRecordSeq(monitorId, e), e);
+        // An empty retained log: every record is gone and only the end says how far it went.
+        return new Bounds(last > 0 ? last : e, Seq.fromOffset(b), e);
     }
 
     /**
@@ -97,7 +119,7 @@ public final class LogReader implements AutoCloseable {
         return withConsumer(c -> {
             TopicPartition tp = new TopicPartition(Topics.obs(monitorId), 0);
             List<TopicPartition> tps = List.of(tp);
-            Bounds b = bounds(c.beginningOffsets(tps, TIMEOUT).get(tp), c.endOffsets(tps, TIMEOUT).get(tp));
+            Bounds b = bounds(monitorId, c.beginningOffsets(tps, TIMEOUT).get(tp), c.endOffsets(tps, TIMEOUT).get(tp));
             Scan scan = new Scan(monitorId, filter, limit, count, b);
             long startSeq = Math.max(fromSeq, b.floor());
             List<Entry> cached = tails.apply(monitorId).tail(startSeq, b.head());
@@ -109,7 +131,7 @@ public final class LogReader implements AutoCloseable {
                 }
                 return scan.page();
             }
-            long endOffset = b.head();
+            long endOffset = b.end();
             c.assign(tps);
             c.seek(tp, Seq.offsetOf(startSeq));
             long deadline = System.nanoTime() + TIMEOUT.toNanos();

@@ -93,7 +93,7 @@ public final class AdminService {
         Map<TopicPartition, RecordsToDelete> deletions = new HashMap<>();
         for (String id : ids) {
             LogReader.Bounds b = before.get(id);
-            long beforeOffset = Math.min(upto, b.head());
+            long beforeOffset = Math.min(upto, b.end());
             if (beforeOffset >= Seq.offsetOf(b.floor()) + 1) {
                 deletions.put(new TopicPartition(Topics.obs(id), 0), RecordsToDelete.beforeOffset(beforeOffset));
             }
