@@ -46,5 +46,9 @@ public interface GatewayConfig {
 
         @WithDefault("1")
         int tablePartitions();
+
+        /** Partitions of the lease command and reply topics: how far the leases service can spread. */
+        @WithDefault("3")
+        int leasePartitions();
     }
 }

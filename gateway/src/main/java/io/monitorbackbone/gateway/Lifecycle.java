@@ -2,6 +2,7 @@ package io.monitorbackbone.gateway;
 
 import io.monitorbackbone.gateway.kafka.Catalog;
 import io.monitorbackbone.gateway.kafka.Follower;
+import io.monitorbackbone.gateway.kafka.LeaseClient;
 import io.monitorbackbone.gateway.kafka.KafkaRuntime;
 import io.monitorbackbone.gateway.kafka.LogReader;
 import io.monitorbackbone.gateway.kafka.LogWriter;
@@ -9,6 +10,7 @@ import io.monitorbackbone.gateway.service.MonitorService;
 import io.monitorbackbone.gateway.service.PublishService;
 import io.monitorbackbone.gateway.service.AdminService;
 import io.monitorbackbone.gateway.service.DeliveryService;
+import io.monitorbackbone.gateway.service.LeaseService;
 import io.monitorbackbone.gateway.service.Services;
 import io.monitorbackbone.gateway.service.SubscriptionService;
 import io.quarkus.runtime.ShutdownEvent;
@@ -49,6 +51,8 @@ public class Lifecycle {
     private KafkaRuntime kafka;
     private Follower follower;
     private Sweeper sweeper;
+    private org.apache.kafka.streams.KafkaStreams leases;
+    private LeaseClient leaseClient;
     private LogReader reader;
     private ExecutorService work;
 
@@ -56,6 +60,11 @@ public class Lifecycle {
         kafka = KafkaRuntime.start(config);
         kafka.ensureTables(Follower.tables());
         kafka.ensureTables(java.util.List.of(Sweeper.TOPIC));
+        // Creates the lease topics, mp.leases among them, which the follower reads.
+        leases = io.monitorbackbone.leases.LeaseApp.create(new io.monitorbackbone.leases.LeaseApp.Settings(
+                kafka.bootstrapServers(), config.data().resolve("streams").resolve("leases-" + port).toAbsolutePath(),
+                // Static membership: a restarted gateway takes its lease tasks back without waiting out a session.
+                "gateway-" + port, config.kafka().leasePartitions(), config.kafka().replicationFactor(), 100));
         Catalog catalog = new Catalog(config.tailCacheEntries());
         follower = new Follower(kafka.newConsumer("mp-follower"), catalog);
         follower.start().get(60, TimeUnit.SECONDS);
@@ -77,14 +86,23 @@ public class Lifecycle {
         });
         Clock clock = Clock.systemUTC();
         SubscriptionService subscriptions = new SubscriptionService(catalog, reader, writer, clock);
+        leases.start();
+        leaseClient = new LeaseClient(kafka.newConsumer("mp-lease-replies"), kafka.producer(),
+                io.monitorbackbone.leases.LeaseTopology.COMMANDS, io.monitorbackbone.leases.LeaseTopology.REPLIES);
+        leaseClient.start().get(60, TimeUnit.SECONDS);
         sweeper = new Sweeper(kafka.newGroupConsumer("mp-sweeper", Sweeper.TOPIC), catalog, subscriptions, clock);
         sweeper.start();
+        LeaseService leaseService = new LeaseService(catalog, reader, leaseClient);
+        subscriptions.onRetired((s, reason) -> leaseService.releaseHeldBy(catalog.monitor(s.monitor()), java.util.List.of(s), reason));
+        MonitorService monitors = new MonitorService(kafka, catalog, reader, writer, config.registrationToken(), clock);
+        monitors.onRetired(m -> leaseService.releaseHeldBy(m, catalog.subscriptionsOf(m.id()), "monitor retired"));
         ready.complete(new Services(
-                new MonitorService(kafka, catalog, reader, writer, config.registrationToken(), clock),
+                monitors,
                 new PublishService(catalog, writer, clock),
                 subscriptions,
                 new DeliveryService(catalog, reader, writer, work, clock),
-                new AdminService(config.adminToken(), kafka, catalog, reader)));
+                new AdminService(config.adminToken(), kafka, catalog, reader),
+                leaseService));
         LOGGER.infof("monitor-backbone ready on http://%s:%d/mp/v0 (Kafka %s%s)", host, port, kafka.bootstrapServers(),
                 kafka.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
     }
@@ -95,6 +113,13 @@ public class Lifecycle {
         }
         if (sweeper != null) {
             sweeper.close();
+        }
+        if (leases != null) {
+            // A static member that stops without leaving keeps its tasks until its session ends; a clean stop leaves.
+            leases.close(new org.apache.kafka.streams.KafkaStreams.CloseOptions().leaveGroup(true).timeout(java.time.Duration.ofSeconds(10)));
+        }
+        if (leaseClient != null) {
+            leaseClient.close();
         }
         if (follower != null) {
             follower.close();

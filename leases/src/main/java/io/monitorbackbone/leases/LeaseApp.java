@@ -109,6 +109,8 @@ public final class LeaseApp {
         if (settings.instanceId() != null) {
             p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, settings.instanceId());
         }
+        // Leases held in a task of a process that died wait this long for another instance to take the task over.
+        p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
         return p;
     }
 

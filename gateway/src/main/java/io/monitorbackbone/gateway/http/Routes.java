@@ -69,6 +69,8 @@ public class Routes {
         router.post(BASE + "/subscriptions/:id/retire")
                 .handler(ctx -> call(ctx, s -> s.subscriptions().retire(id(ctx), bearer(ctx), body(ctx))));
         router.get(BASE + "/subscriptions/:id/stream").handler(stream);
+        router.post(BASE + "/subscriptions/:id/leases/:action").handler(ctx -> call(ctx,
+                s -> s.leases().act(id(ctx), bearer(ctx), ctx.pathParam("action"), body(ctx))));
         router.get(BASE + "/admin/snapshot").handler(ctx -> call(ctx, s -> s.admin().snapshot(bearer(ctx))));
         router.post(BASE + "/admin/compact").handler(ctx -> call(ctx, s -> s.admin().compact(bearer(ctx), body(ctx))));
         router.post(BASE + "/rpc").handler(ctx -> callAsync(ctx, s -> new Rpc(s, lifecycle.work())

@@ -21,6 +21,7 @@ public final class Catalog {
     private final Map<String, String> subscriptionByReader = new ConcurrentHashMap<>();
     private final Map<String, Cursor> cursors = new ConcurrentHashMap<>();
     private final Map<String, MonitorLog> logs = new ConcurrentHashMap<>();
+    private final Map<String, io.monitorbackbone.protocol.lease.Lease> leases = new ConcurrentHashMap<>();
     private final Object[] locks = new Object[64];
     private volatile Consumer<String> onNewMonitor = id -> { };
     private volatile Consumer<String> barrier = table -> { };
@@ -65,6 +66,23 @@ public final class Catalog {
 
     public Cursor apply(String subscriptionId, Cursor cursor) {
         return cursors.merge(subscriptionId, cursor, Cursor::merge);
+    }
+
+    /** @param key {@code <monitor>\u0000<subject>}, as the leases service keys its table */
+    public void applyLease(String key, io.monitorbackbone.protocol.lease.Lease lease) {
+        leases.put(key, lease);
+    }
+
+    /** The leases of one monitor as this view last saw them: monitor-less keys never match. */
+    public Map<String, io.monitorbackbone.protocol.lease.Lease> leasesOf(String monitorId) {
+        String prefix = monitorId + '\u0000';
+        Map<String, io.monitorbackbone.protocol.lease.Lease> out = new java.util.HashMap<>();
+        leases.forEach((k, v) -> {
+            if (k.startsWith(prefix)) {
+                out.put(k, v);
+            }
+        });
+        return out;
     }
 
     public Monitor monitor(String id) {

@@ -31,7 +31,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 public final class Follower extends ConsumerLoop {
     private static final Logger LOGGER = Logger.getLogger(Follower.class);
-    private static final List<String> TABLES = List.of(Topics.MONITORS, Topics.SUBSCRIPTIONS, Topics.CURSORS);
+    private static final List<String> TABLES = List.of(Topics.MONITORS, Topics.SUBSCRIPTIONS, Topics.CURSORS, Topics.LEASES);
 
     private final Catalog catalog;
     private final Queue<String> toFollow = new ConcurrentLinkedQueue<>();
@@ -183,12 +183,15 @@ public final class Follower extends ConsumerLoop {
                 case Topics.MONITORS -> catalog.apply(Json.MAPPER.readValue(r.value(), Monitor.class));
                 case Topics.SUBSCRIPTIONS -> catalog.apply(Json.MAPPER.readValue(r.value(), Subscription.class));
                 case Topics.CURSORS -> catalog.apply(key(r), Json.MAPPER.readValue(r.value(), Cursor.class));
+                case Topics.LEASES -> catalog.applyLease(key(r), io.monitorbackbone.protocol.lease.Lease.fromJson(Json.read(r.value())));
                 default -> {
                     if (Topics.isObs(r.topic())) {
                         String monitor = Topics.monitorOf(r.topic());
                         long seq = Seq.fromOffset(r.offset());
                         io.monitorbackbone.protocol.Draft draft = ObservationCodec.decode(r.headers(), r.value(), r.timestamp());
-                        catalog.log(monitor).apply(seq, draft, draft.served(monitor, seq, false));
+                        org.apache.kafka.common.header.Header ceId = r.headers().lastHeader("ce_id");
+                        catalog.log(monitor).apply(seq, draft, draft.served(monitor, seq, false),
+                                ceId == null ? null : new String(ceId.value(), java.nio.charset.StandardCharsets.UTF_8));
                     }
                 }
             }

@@ -24,11 +24,36 @@ public final class MonitorLog {
         this.tailCapacity = tailCapacity;
     }
 
-    synchronized void apply(long seq, io.monitorbackbone.protocol.Draft draft, ObjectNode observation) {
+    /** Recent subjects and write ids, bounded: the durable published-subject index is the leases service's. */
+    private static final int RECENT = 4096;
+    private final java.util.Map<String, Boolean> recentSubjects = recent();
+    private final java.util.Map<String, Long> seqByEventId = recent();
+
+    private static <V> java.util.Map<String, V> recent() {
+        return new java.util.LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(java.util.Map.Entry<String, V> eldest) {
+                return size() > RECENT;
+            }
+        };
+    }
+
+    void apply(long seq, io.monitorbackbone.protocol.Draft draft, ObjectNode observation) {
+        apply(seq, draft, observation, null);
+    }
+
+    synchronized void apply(long seq, io.monitorbackbone.protocol.Draft draft, ObjectNode observation, String eventId) {
         if (seq <= aggregate.lastSeq()) {
             return;
         }
         aggregate = aggregate.apply(seq, observation);
+        if (draft.subject() != null && draft.type() != null
+                && !draft.type().startsWith(io.monitorbackbone.protocol.Vocabulary.PROTOCOL_TYPE_PREFIX)) {
+            recentSubjects.put(draft.subject(), Boolean.TRUE);
+        }
+        if (eventId != null) {
+            seqByEventId.put(eventId, seq);
+        }
         if (tailCapacity > 0) {
             tail.addLast(new LogReader.Entry(seq, draft));
             if (tail.size() > tailCapacity) {
@@ -65,6 +90,16 @@ public final class MonitorLog {
             }
         }
         return out;
+    }
+
+    /** Whether a producer published this subject lately (recent records only). */
+    public synchronized boolean publishedRecently(String subject) {
+        return recentSubjects.containsKey(subject);
+    }
+
+    /** The seq of the record written with this {@code ce_id}, when this tail has seen it lately. */
+    public synchronized Long seqOf(String eventId) {
+        return seqByEventId.get(eventId);
     }
 
     public Aggregate aggregate() {

@@ -5,6 +5,8 @@ public final class Topics {
     public static final String MONITORS = "mp.monitors";
     public static final String SUBSCRIPTIONS = "mp.subscriptions";
     public static final String CURSORS = "mp.cursors";
+    /** Written by the leases service (docs/adr/0006); the gateway only reads it. */
+    public static final String LEASES = "mp.leases";
     public static final String OBS_PREFIX = "mp.obs.";
 
     private Topics() {

@@ -23,7 +23,12 @@ public final class Discover {
         feeds.put("http", false);
         feeds.put("mcp", false);
         feeds.put("sse", true);
-        caps.putObject("leases").put("delivery_count_limit", Limits.DELIVERY_COUNT_LIMIT);
+        ObjectNode leases = caps.putObject("leases");
+        leases.put("delivery_count_limit", Limits.DELIVERY_COUNT_LIMIT);
+        ObjectNode duration = leases.putObject("lease_duration_seconds");
+        duration.put("min", io.monitorbackbone.protocol.lease.LeaseCommand.MIN_LEASE_DURATION_SECONDS);
+        duration.put("max", io.monitorbackbone.protocol.lease.LeaseCommand.MAX_LEASE_DURATION_SECONDS);
+        duration.put("default", io.monitorbackbone.protocol.lease.LeaseCommand.DEFAULT_LEASE_DURATION_SECONDS);
         caps.putObject("extensions").putObject("ai.mentu/monitors").put("version", "0.1");
         ObjectNode limits = d.putObject("limits");
         limits.put("max_limit", Limits.MAX_LIMIT);

@@ -41,6 +41,12 @@ public final class MonitorService {
     private final LogWriter writer;
     private final Optional<String> registrationToken;
     private final Clock clock;
+    private volatile java.util.function.Consumer<Monitor> onRetired = m -> { };
+
+    /** What else retiring a monitor does: the leases its subscriptions hold are released. */
+    public void onRetired(java.util.function.Consumer<Monitor> hook) {
+        this.onRetired = hook;
+    }
 
     public MonitorService(KafkaRuntime kafka, Catalog catalog, LogReader reader, LogWriter writer,
                           Optional<String> registrationToken, Clock clock) {
@@ -136,7 +142,10 @@ public final class MonitorService {
             Draft row = ProtocolRows.configured(next, after, action, ProtocolRows.digest(before),
                     MonitorDefinitions.diff(before, after), Json.text(body, "rule"), Json.text(body, "reason"), true, now);
             long seq = writer.append(id, row);
-            after.put("head", seq);
+            if (next.retired()) {
+                onRetired.accept(next);
+            }
+            after.put("head", reader.bounds(id).head());
             ObjectNode reply = Json.object();
             reply.set("monitor", after);
             reply.put("seq", seq);

@@ -32,6 +32,12 @@ public final class SubscriptionService {
     private final LogWriter writer;
     private final Access access;
     private final Clock clock;
+    private volatile java.util.function.BiConsumer<Subscription, String> onRetired = (s, reason) -> { };
+
+    /** What else a retirement does: the leases service releases what the subscription held. */
+    public void onRetired(java.util.function.BiConsumer<Subscription, String> hook) {
+        this.onRetired = hook;
+    }
 
     public SubscriptionService(Catalog catalog, LogReader reader, LogWriter writer, Clock clock) {
         this.catalog = catalog;
@@ -249,7 +255,9 @@ public final class SubscriptionService {
             } else {
                 payload.setAll(extra);
             }
-            return appendRow(access.monitorOf(s), Vocabulary.SUBSCRIPTION_RETIRED, actor, payload, false, clock.instant());
+            long seq = appendRow(access.monitorOf(s), Vocabulary.SUBSCRIPTION_RETIRED, actor, payload, false, clock.instant());
+            onRetired.accept(current, "subscription retired: " + reason);
+            return seq;
         }
     }
 

@@ -1,0 +1,107 @@
+package io.monitorbackbone.gateway.service;
+
+import io.monitorbackbone.gateway.kafka.Catalog;
+import io.monitorbackbone.gateway.kafka.LeaseClient;
+import io.monitorbackbone.gateway.kafka.LogReader;
+import io.monitorbackbone.gateway.kafka.MonitorLog;
+import io.monitorbackbone.protocol.ErrorCode;
+import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.Monitor;
+import io.monitorbackbone.protocol.ProtocolException;
+import io.monitorbackbone.protocol.Subscription;
+import io.monitorbackbone.protocol.lease.LeaseCommand;
+import io.monitorbackbone.protocol.lease.LeaseReply;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code POST /subscriptions/{id}/leases/{action}}: the gateway authenticates and shapes the command; the leases
+ * service, the single writer for every (monitor, subject), decides it.
+ */
+public final class LeaseService {
+    private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
+
+    private final Catalog catalog;
+    private final LogReader reader;
+    private final LeaseClient client;
+    private final Access access;
+
+    public LeaseService(Catalog catalog, LogReader reader, LeaseClient client) {
+        this.catalog = catalog;
+        this.reader = reader;
+        this.client = client;
+        this.access = new Access(catalog, reader);
+    }
+
+    public Reply act(String subscriptionId, String bearer, String action, ObjectNode body) {
+        if (!LeaseCommand.ACTIONS.contains(action)) {
+            throw ProtocolException.of(ErrorCode.NOT_FOUND, "unknown route: leases/" + action);
+        }
+        Subscription s = access.authorized(subscriptionId, bearer);
+        Monitor monitor = access.monitorOf(s);
+        String subject = Json.text(body, "subject");
+        LeaseCommand command = LeaseCommand.fromRequest(action, body, monitor, s, Limits.DELIVERY_COUNT_LIMIT,
+                UUID.randomUUID().toString(), subject != null && publishedLately(monitor.id(), subject));
+        LeaseReply reply = client.decide(command);
+        ObjectNode answer = reply.body().deepCopy();
+        if (reply.eventId() != null && answer.has("seq")) {
+            answer.put("seq", seqOf(monitor.id(), reply.eventId()));
+        }
+        return new Reply(reply.status(), answer, Map.of());
+    }
+
+    /**
+     * Releases every lease these subscriptions hold on the monitor (a subscription or the monitor retired), each as
+     * its holder, so the release is decided and logged like any other.
+     */
+    public void releaseHeldBy(Monitor monitor, java.util.Collection<Subscription> holders, String reason) {
+        catalog.catchUp(io.monitorbackbone.gateway.kafka.Topics.LEASES);
+        java.time.Instant now = java.time.Instant.now();
+        for (io.monitorbackbone.protocol.lease.Lease lease : catalog.leasesOf(monitor.id()).values()) {
+            for (Subscription holder : holders) {
+                if (lease.heldBy(io.monitorbackbone.protocol.lease.Lease.holderOf(holder.id()), now)) {
+                    ObjectNode body = Json.object();
+                    body.put("subject", lease.subject());
+                    body.put("reason", reason);
+                    client.decide(LeaseCommand.fromRequest(LeaseCommand.RELEASE, body, monitor, holder,
+                            Limits.DELIVERY_COUNT_LIMIT, UUID.randomUUID().toString(), true));
+                }
+            }
+        }
+    }
+
+    /**
+     * What this gateway's tail knows of the subject, after catching up with the log's head: it covers a claim that
+     * races the leases service's own index of published subjects.
+     */
+    private boolean publishedLately(String monitorId, String subject) {
+        MonitorLog log = catalog.log(monitorId);
+        if (log.publishedRecently(subject)) {
+            return true;
+        }
+        reader.bounds(monitorId); // returns once this tail has read up to the log's end
+        return log.publishedRecently(subject);
+    }
+
+    /** The reply and its lease row commit together, so the row is there; this tail may need a moment to read it. */
+    private Long seqOf(String monitorId, String eventId) {
+        MonitorLog log = catalog.log(monitorId);
+        long deadline = System.nanoTime() + WAIT_NANOS;
+        while (true) {
+            CompletableFuture<Void> next = log.nextAppend();
+            Long seq = log.seqOf(eventId);
+            if (seq != null || System.nanoTime() > deadline) {
+                return seq;
+            }
+            try {
+                next.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (Exception e) {
+                return log.seqOf(eventId);
+            }
+        }
+    }
+}
