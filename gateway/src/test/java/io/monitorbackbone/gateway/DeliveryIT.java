@@ -83,6 +83,24 @@ class DeliveryIT {
     }
 
     @Test
+    void aLagPastTheCountBoundSaysItIsALowerBoundAndBecomesExactNearTheHead() {
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
+        for (int i = 0; i < 1_100; i++) {
+            publish(m, "demo.note", "n-" + i);
+        }
+        Walk.Reader reader = subscribe(m, "{\"subscriber\":\"agent:behind\"}", null);
+
+        JsonNode far = walk.pull(reader, "?limit=10").json();
+        walk.ack(reader, 1_050);
+        JsonNode near = walk.pull(reader, "?limit=10").json();
+
+        assertThat(far.get("lag_bounded").asBoolean()).isTrue();
+        assertThat(far.get("lag").asLong()).isGreaterThanOrEqualTo(1_000).isLessThan(1_102);
+        assertThat(near.has("lag_bounded")).isFalse();
+        assertThat(near.get("lag").asLong()).isEqualTo(near.get("head").asLong() - 1_050 + 1);
+    }
+
+    @Test
     void c23AndC27EveryEndpointRefusesAWrongOrMissingTokenAndANonIntegerCursor() {
         Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
         Walk.Reader reader = subscribe(m, "{\"subscriber\":\"agent:t\"}", null);

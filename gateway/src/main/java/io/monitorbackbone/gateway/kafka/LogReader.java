@@ -26,8 +26,13 @@ import java.util.function.Function;
  * one borrowed per read. Nothing here caches: every read sees what the broker has acknowledged.
  */
 public final class LogReader implements AutoCloseable {
-    /** How many records one read examines at most before answering with what it has. */
+    /** How many records one read examines at most for its page before answering with what it has. */
     public static final int SCAN_LIMIT = 20_000;
+    /**
+     * How many records past the page a lag count examines before it stops and says it is a lower bound. Counting to
+     * the head on every pull made draining a backlog quadratic (docs/benchmarks.md).
+     */
+    public static final int LAG_SCAN_LIMIT = 1_000;
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
 
     private final Function<String, KafkaConsumer<byte[], byte[]>> factory;
@@ -113,7 +118,7 @@ public final class LogReader implements AutoCloseable {
 
     /**
      * Reads matching observations from {@code fromSeq}. With {@code count}, goes on to the head counting what matches
-     * (at most {@link #SCAN_LIMIT} more records), which is a subscription's lag when {@code fromSeq} is its cursor.
+     * (at most {@link #LAG_SCAN_LIMIT} more records), which is a subscription's lag when {@code fromSeq} is its cursor.
      */
     public Page read(String monitorId, long fromSeq, Filter filter, int limit, boolean count) {
         return withConsumer(c -> {
@@ -193,7 +198,7 @@ public final class LogReader implements AutoCloseable {
                     return false;
                 }
             }
-            if (pageDone && examinedAfterPage >= SCAN_LIMIT) {
+            if (pageDone && examinedAfterPage >= LAG_SCAN_LIMIT) {
                 bounded = seq < bounds.head();
                 return false;
             }
