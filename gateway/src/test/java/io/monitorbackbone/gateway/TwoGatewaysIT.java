@@ -103,4 +103,49 @@ class TwoGatewaysIT {
             assertThat(wills.get(0).at("/data/payload/reason").asText()).isEqualTo("mute");
         }
     }
+
+    @Test
+    void twoGatewaysClaimingTheSameSubjectAtOnceAlwaysHaveExactlyOneWinner(@TempDir Path data) throws Exception {
+        try (ServerProcess first = ServerProcess.builder().env("MP_DATA", data.toString()).start();
+             ServerProcess second = ServerProcess.builder()
+                     .env("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + first.kafkaPort()).start()) {
+            Http a = new Http(first.baseUri());
+            Http b = new Http(second.baseUri());
+            Http.Response created = a.post("/mp/v0/monitors", "{\"id\":\"work\",\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}", null);
+            String owner = created.json().get("owner_token").asText();
+            int rounds = 100;
+            for (int i = 0; i < rounds; i++) {
+                assertThat(a.post("/mp/v0/monitors/work/observations", "{\"type\":\"demo.job\",\"subject\":\"job-" + i + "\"}", owner).status()).isEqualTo(201);
+            }
+            JsonNode one = a.post("/mp/v0/subscriptions", "{\"monitor\":\"work\",\"subscriber\":\"agent:one\",\"capabilities\":[\"observe\",\"act\"]}", owner).json();
+            JsonNode two = a.post("/mp/v0/subscriptions", "{\"monitor\":\"work\",\"subscriber\":\"agent:two\",\"capabilities\":[\"observe\",\"act\"]}", owner).json();
+            await("the second gateway sees both subscriptions").atMost(Duration.ofSeconds(10)).until(() ->
+                    b.get("/mp/v0/subscriptions/" + two.at("/subscription/id").asText() + "/pull?limit=1", two.get("token").asText()).status() == 200);
+
+            for (int i = 0; i < rounds; i++) {
+                String body = "{\"subject\":\"job-" + i + "\"}";
+                java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+                CompletableFuture<Http.Response> viaA = CompletableFuture.supplyAsync(() -> {
+                    startTogether(go);
+                    return a.post("/mp/v0/subscriptions/" + one.at("/subscription/id").asText() + "/leases/claim", body, one.get("token").asText());
+                });
+                CompletableFuture<Http.Response> viaB = CompletableFuture.supplyAsync(() -> {
+                    startTogether(go);
+                    return b.post("/mp/v0/subscriptions/" + two.at("/subscription/id").asText() + "/leases/claim", body, two.get("token").asText());
+                });
+                go.countDown();
+                java.util.List<Integer> statuses = java.util.List.of(viaA.get(30, TimeUnit.SECONDS).status(), viaB.get(30, TimeUnit.SECONDS).status());
+                assertThat(statuses).as("round %d", i).containsExactlyInAnyOrder(201, 409);
+            }
+        }
+    }
+
+    private static void startTogether(java.util.concurrent.CountDownLatch go) {
+        try {
+            go.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
 }
