@@ -9,9 +9,11 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The server as `./mp serve` runs it, with its own embedded broker on a data directory, killed with SIGKILL after
@@ -138,6 +140,66 @@ class CrashRecoveryIT {
             assertThat(compacted.get("compacted").asLong()).isEqualTo(5);
             assertThat(http.get("/mp/v0/monitors/a-log/state", null).json().get("retention_floor").asLong()).isEqualTo(4);
             assertThat(http.post("/mp/v0/admin/compact", "{\"upto_seq\":3}", "wrong").status()).isEqualTo(401);
+        }
+    }
+
+    @Test
+    void killNineMidClaimLeavesNoLeaseWithTwoHoldersAndLosesNone(@TempDir Path data) throws Exception {
+        try (ServerProcess server = ServerProcess.builder().env("MP_DATA", data.toString()).start()) {
+            Http http = new Http(server.baseUri());
+            String owner = http.post("/mp/v0/monitors", "{\"id\":\"jobs\",\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}", null)
+                    .json().get("owner_token").asText();
+            int subjects = 30;
+            for (int i = 0; i < subjects; i++) {
+                http.post("/mp/v0/monitors/jobs/observations", "{\"type\":\"demo.job\",\"subject\":\"job-" + i + "\"}", owner);
+            }
+            JsonNode[] workers = new JsonNode[2];
+            for (int w = 0; w < 2; w++) {
+                workers[w] = http.post("/mp/v0/subscriptions", "{\"monitor\":\"jobs\",\"subscriber\":\"agent:w" + w
+                        + "\",\"capabilities\":[\"observe\",\"act\"]}", owner).json();
+            }
+            java.util.Map<Integer, Integer> granted = new java.util.concurrent.ConcurrentHashMap<>();
+            java.util.List<Integer> doubleGrants = new java.util.concurrent.CopyOnWriteArrayList<>();
+            java.util.List<java.util.concurrent.CompletableFuture<Void>> claims = new ArrayList<>();
+            for (int i = 0; i < subjects; i++) {
+                int subject = i;
+                for (int w = 0; w < 2; w++) {
+                    int worker = w;
+                    claims.add(java.util.concurrent.CompletableFuture.runAsync(() -> {
+                        try {
+                            Http.Response r = http.post("/mp/v0/subscriptions/" + workers[worker].at("/subscription/id").asText()
+                                    + "/leases/claim", "{\"subject\":\"job-" + subject + "\"}", workers[worker].get("token").asText());
+                            if (r.status() == 201 && granted.put(subject, worker) != null) {
+                                doubleGrants.add(subject);
+                            }
+                        } catch (RuntimeException killed) {
+                            // the server died under this request: no answer, so nothing was promised
+                        }
+                    }));
+                }
+            }
+            await("some claims answered").atMost(Duration.ofSeconds(30)).until(() -> granted.size() >= 5);
+
+            server.kill9();
+            java.util.concurrent.CompletableFuture.allOf(claims.toArray(java.util.concurrent.CompletableFuture[]::new))
+                    .exceptionally(e -> null).get(60, java.util.concurrent.TimeUnit.SECONDS);
+            server.restart();
+
+            assertThat(doubleGrants).as("subjects granted twice before the kill").isEmpty();
+            Http after = new Http(server.baseUri());
+            for (int i = 0; i < subjects; i++) {
+                int[] statuses = new int[2];
+                for (int w = 0; w < 2; w++) {
+                    statuses[w] = after.post("/mp/v0/subscriptions/" + workers[w].at("/subscription/id").asText() + "/leases/claim",
+                            "{\"subject\":\"job-" + i + "\"}", workers[w].get("token").asText()).status();
+                }
+                java.util.List<Integer> answer = java.util.List.of(statuses[0], statuses[1]);
+                assertThat(answer).as("job-%d after restart", i).isSubsetOf(200, 201, 409).containsOnlyOnce(409);
+                Integer holder = granted.get(i);
+                if (holder != null) {
+                    assertThat(statuses[holder]).as("job-%d was granted to worker %d before the kill", i, holder).isEqualTo(200);
+                }
+            }
         }
     }
 }
