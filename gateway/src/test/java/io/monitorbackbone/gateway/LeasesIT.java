@@ -162,4 +162,33 @@ class LeasesIT {
 
         assertThat(lease(next, "claim", "{\"subject\":\"job-1\"}").status()).isEqualTo(201);
     }
+
+    @Test
+    void aMonitorSetsItsOwnDeliveryCountLimit() {
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"],\"limits\":{\"delivery_count_limit\":2}}");
+        walk.publish(m, "poison");
+        Worker w = worker(m, "w", "[\"observe\",\"act\"]");
+
+        lease(w, "claim", "{\"subject\":\"poison\"}");
+        JsonNode first = lease(w, "reject", "{\"subject\":\"poison\",\"reason\":\"1\"}").json();
+        lease(w, "claim", "{\"subject\":\"poison\"}");
+        JsonNode second = lease(w, "reject", "{\"subject\":\"poison\",\"reason\":\"2\"}").json();
+
+        assertThat(first.get("dead_letter").asBoolean()).isFalse();
+        assertThat(second.get("dead_letter").asBoolean()).isTrue();
+        assertRefused(lease(w, "claim", "{\"subject\":\"poison\"}"), 409, "DEAD_LETTERED");
+        assertThat(http.get("/mp/v0/monitors/" + m.id(), null).json().at("/limits/delivery_count_limit").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void retiringTheMonitorReleasesItsLeases() {
+        Walk.Monitor m = workQueue("job-1");
+        Worker w = worker(m, "w", "[\"observe\",\"act\"]");
+        assertThat(lease(w, "claim", "{\"subject\":\"job-1\"}").status()).isEqualTo(201);
+
+        assertThat(http.post("/mp/v0/monitors/" + m.id() + "/retire", "{}", m.ownerToken()).status()).isEqualTo(200);
+
+        JsonNode rows = walk.pull(new Walk.Reader(w.subscription(), w.token()), "?cursor=1&types=ai.mentu.monitor.lease").json().get("observations");
+        assertThat(rows).extracting(o -> o.at("/data/payload/action").asText()).containsExactly("claim", "release");
+    }
 }

@@ -39,7 +39,16 @@ public record Monitor(
         boolean retired,
         String ownerTokenHash,
         String subscribeTokenHash,
-        Long retentionSeconds) {
+        Long retentionSeconds,
+        Integer deliveryCountLimit) {
+
+    /** How many rejects dead-letter a subject, unless the monitor's {@code limits} say otherwise. */
+    public static final int DEFAULT_DELIVERY_COUNT_LIMIT = 5;
+
+    public int deliveryCountLimitOrDefault() {
+        return deliveryCountLimit != null ? deliveryCountLimit : DEFAULT_DELIVERY_COUNT_LIMIT;
+    }
+
 
     public boolean active() {
         return !paused && !retired;
@@ -88,6 +97,7 @@ public record Monitor(
         m.set("default_grant", Json.array(defaultGrant));
         ObjectNode servedLimits = limits.deepCopy();
         servedLimits.put("retention_seconds", retentionSeconds);
+        servedLimits.put("delivery_count_limit", deliveryCountLimitOrDefault());
         m.set("limits", servedLimits);
         m.put("created", created);
         m.put("updated", updated);

@@ -38,7 +38,7 @@ public final class MonitorDefinitions {
     private record Fields(String name, String description, String owner, JsonNode source, JsonNode filter, String horizon,
                           List<String> capabilities, JsonNode cadence, Long ttlSeconds, Long retireAfterMuteSeconds,
                           JsonNode budget, String visibility, JsonNode rules, List<String> types, List<String> defaultGrant,
-                          Long retentionSeconds) {
+                          Long retentionSeconds, Integer deliveryCountLimit) {
     }
 
     /** What {@code update} may change; identity, owner, capabilities and tokens stay as created. */
@@ -54,7 +54,7 @@ public final class MonitorDefinitions {
         Monitor monitor = new Monitor(id, f.name(), f.description(), 1, f.owner(), f.source(), f.filter(), f.horizon(),
                 f.capabilities(), f.cadence(), f.ttlSeconds(), f.retireAfterMuteSeconds(), f.budget(), f.visibility(), f.rules(),
                 f.types(), attested, f.defaultGrant(), at, at, false, false, Tokens.hash(ownerToken),
-                subscribeToken == null ? null : Tokens.hash(subscribeToken), f.retentionSeconds());
+                subscribeToken == null ? null : Tokens.hash(subscribeToken), f.retentionSeconds(), f.deliveryCountLimit());
         return new Created(monitor, ownerToken, subscribeToken);
     }
 
@@ -83,7 +83,7 @@ public final class MonitorDefinitions {
                 f.filter(), f.horizon(), current.capabilities(), f.cadence(), f.ttlSeconds(), f.retireAfterMuteSeconds(),
                 f.budget(), f.visibility(), f.rules(), f.types(), current.attested(), f.defaultGrant(), current.created(),
                 Times.format(now), current.paused(), current.retired(), current.ownerTokenHash(), current.subscribeTokenHash(),
-                f.retentionSeconds());
+                f.retentionSeconds(), f.deliveryCountLimit());
     }
 
     /** Pause, resume or retire. Retirement is final: a retired monitor takes no further configuration. */
@@ -102,7 +102,8 @@ public final class MonitorDefinitions {
                 current.source(), current.filter(), current.horizon(), current.capabilities(), current.cadence(),
                 current.ttlSeconds(), current.retireAfterMuteSeconds(), current.budget(), current.visibility(), current.rules(),
                 current.types(), current.attested(), current.defaultGrant(), current.created(), current.updated(), paused,
-                "retire".equals(action), current.ownerTokenHash(), current.subscribeTokenHash(), current.retentionSeconds());
+                "retire".equals(action), current.ownerTokenHash(), current.subscribeTokenHash(), current.retentionSeconds(),
+                current.deliveryCountLimit());
     }
 
     /** {@code {field: {before, after}}} for every served field that changed, {@code head} aside. */
@@ -190,7 +191,7 @@ public final class MonitorDefinitions {
         return new Fields(name, description, owner, source, filter, horizon, List.copyOf(new java.util.LinkedHashSet<>(capabilities)),
                 cadence, optionalSeconds(body, "ttl_seconds"), optionalSeconds(body, "retire_after_mute_seconds"), budget,
                 visibility, rules, List.copyOf(types), List.copyOf(new java.util.LinkedHashSet<>(defaultGrant)),
-                retentionSeconds(body.get("limits")));
+                retentionSeconds(body.get("limits")), deliveryCountLimit(body.get("limits")));
     }
 
     /**
@@ -212,6 +213,19 @@ public final class MonitorDefinitions {
             throw ProtocolException.of(ErrorCode.INVALID, "limits.retention_seconds must be a positive integer").with("field", "limits.retention_seconds");
         }
         return v.asLong();
+    }
+
+    /** {@code limits.delivery_count_limit}: the reject that reaches it dead-letters a subject; absent means 5. */
+    private static Integer deliveryCountLimit(JsonNode limits) {
+        JsonNode v = limits == null || !limits.isObject() ? null : limits.get("delivery_count_limit");
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToInt() || v.asInt() < 1 || v.asInt() > 1000) {
+            throw ProtocolException.of(ErrorCode.INVALID, "limits.delivery_count_limit must be an integer from 1 to 1000")
+                    .with("field", "limits.delivery_count_limit");
+        }
+        return v.asInt();
     }
 
     private static String optionalText(ObjectNode body, String field, String fallback) {

@@ -44,7 +44,7 @@ public final class LeaseService {
         Subscription s = access.authorized(subscriptionId, bearer);
         Monitor monitor = access.monitorOf(s);
         String subject = Json.text(body, "subject");
-        LeaseCommand command = LeaseCommand.fromRequest(action, body, monitor, s, Limits.DELIVERY_COUNT_LIMIT,
+        LeaseCommand command = LeaseCommand.fromRequest(action, body, monitor, s, monitor.deliveryCountLimitOrDefault(),
                 UUID.randomUUID().toString(), subject != null && publishedLately(monitor.id(), subject));
         LeaseReply reply = client.decide(command);
         ObjectNode answer = reply.body().deepCopy();
@@ -68,7 +68,7 @@ public final class LeaseService {
                     body.put("subject", lease.subject());
                     body.put("reason", reason);
                     client.decide(LeaseCommand.fromRequest(LeaseCommand.RELEASE, body, monitor, holder,
-                            Limits.DELIVERY_COUNT_LIMIT, UUID.randomUUID().toString(), true));
+                            monitor.deliveryCountLimitOrDefault(), UUID.randomUUID().toString(), true));
                 }
             }
         }

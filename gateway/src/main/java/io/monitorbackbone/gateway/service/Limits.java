@@ -9,7 +9,7 @@ public final class Limits {
     public static final int DEFAULT_LIMIT = 50;
     public static final int MAX_WAIT_SECONDS = 50;
     public static final long RETIRE_AFTER_MUTE_SECONDS_DEFAULT = 604_800;
-    public static final int DELIVERY_COUNT_LIMIT = 5;
+    public static final int DELIVERY_COUNT_LIMIT = io.monitorbackbone.protocol.Monitor.DEFAULT_DELIVERY_COUNT_LIMIT;
 
     private Limits() {
     }
