@@ -202,4 +202,30 @@ class CrashRecoveryIT {
             }
         }
     }
+
+    @Test
+    void thePublishedSubjectIndexSurvivesCompactionAndARestart(@TempDir Path data) {
+        try (ServerProcess server = ServerProcess.builder().env("MP_DATA", data.toString()).env("MP_ADMIN_TOKEN", "tok-admin").start()) {
+            Http http = new Http(server.baseUri());
+            String owner = http.post("/mp/v0/monitors", "{\"id\":\"indexed\",\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}", null)
+                    .json().get("owner_token").asText();
+            long seq = http.post("/mp/v0/monitors/indexed/observations", "{\"type\":\"demo.job\",\"subject\":\"old-job\"}", owner).json().get("seq").asLong();
+            JsonNode worker = http.post("/mp/v0/subscriptions", "{\"monitor\":\"indexed\",\"subscriber\":\"agent:late\",\"capabilities\":[\"observe\",\"act\"]}", owner).json();
+            // The leases service learns published subjects from the log on its own, within about its metadata refresh
+            // (1 s) plus a commit; nothing outside it can observe that, so the test gives it that time.
+            await().pollDelay(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(6)).until(() -> true);
+            assertThat(http.post("/mp/v0/admin/compact", "{\"upto_seq\":" + seq + "}", "tok-admin").json().get("compacted").asLong()).isEqualTo(seq);
+
+            server.stop();
+            server.restart();
+
+            Http after = new Http(server.baseUri());
+            Http.Response claim = after.post("/mp/v0/subscriptions/" + worker.at("/subscription/id").asText() + "/leases/claim",
+                    "{\"subject\":\"old-job\"}", worker.get("token").asText());
+            Http.Response never = after.post("/mp/v0/subscriptions/" + worker.at("/subscription/id").asText() + "/leases/claim",
+                    "{\"subject\":\"never-published\"}", worker.get("token").asText());
+            assertThat(claim.status()).as(claim.body()).isEqualTo(201);
+            assertThat(never.status()).isEqualTo(404);
+        }
+    }
 }
