@@ -211,8 +211,8 @@ class CrashRecoveryIT {
                     .json().get("owner_token").asText();
             long seq = http.post("/mp/v0/monitors/indexed/observations", "{\"type\":\"demo.job\",\"subject\":\"old-job\"}", owner).json().get("seq").asLong();
             JsonNode worker = http.post("/mp/v0/subscriptions", "{\"monitor\":\"indexed\",\"subscriber\":\"agent:late\",\"capabilities\":[\"observe\",\"act\"]}", owner).json();
-            // The leases service learns published subjects from the log on its own, within about its metadata refresh
-            // (1 s) plus a commit; nothing outside it can observe that, so the test gives it that time.
+            // The publish wrote its subject mark before it was acknowledged; the leases service folds the mark into its
+            // store at its next commit, which nothing outside it can observe, so the test gives it that time.
             await().pollDelay(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(6)).until(() -> true);
             assertThat(http.post("/mp/v0/admin/compact", "{\"upto_seq\":" + seq + "}", "tok-admin").json().get("compacted").asLong()).isEqualTo(seq);
 

@@ -109,9 +109,6 @@ public final class LeaseApp {
         if (settings.instanceId() != null) {
             p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, settings.instanceId());
         }
-        // The monitors' logs are a pattern subscription: a new monitor's topic is found at the next metadata refresh,
-        // and the published-subject index only learns its subjects from then on (the default is five minutes).
-        p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG), 1_000);
         // Leases held in a task of a process that died wait this long for another instance to take the task over.
         p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
         return p;
@@ -123,7 +120,8 @@ public final class LeaseApp {
         List<NewTopic> wanted = List.of(
                 new NewTopic(LeaseTopology.COMMANDS, settings.partitions(), settings.replicationFactor()),
                 new NewTopic(LeaseTopology.REPLIES, settings.partitions(), settings.replicationFactor()),
-                new NewTopic(LeaseTopology.LEASES, settings.partitions(), settings.replicationFactor()).configs(compacted));
+                new NewTopic(LeaseTopology.LEASES, settings.partitions(), settings.replicationFactor()).configs(compacted),
+                new NewTopic(LeaseTopology.SUBJECTS, settings.partitions(), settings.replicationFactor()).configs(compacted));
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
             for (NewTopic topic : wanted) {
                 try {

@@ -10,11 +10,9 @@ import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Named;
 import org.apache.kafka.streams.kstream.Produced;
-import org.apache.kafka.streams.kstream.Repartitioned;
 import org.apache.kafka.streams.processor.TopicNameExtractor;
 import org.apache.kafka.streams.state.Stores;
 
-import java.util.regex.Pattern;
 
 /**
  * The leases service as a function of its topics and formats.
@@ -33,23 +31,21 @@ public final class LeaseTopology {
     public static final String COMMANDS = "mp.lease-commands";
     public static final String REPLIES = "mp.lease-replies";
     public static final String LEASES = "mp.leases";
+    /**
+     * Published-subject marks, keyed {@code <monitor>\u0000<subject>} like the commands, written by the gateway when it
+     * publishes a subject: a fixed topic, so a new monitor does not rebalance this app as a pattern source would.
+     */
+    public static final String SUBJECTS = "mp.lease-subjects";
     public static final String OBS_PREFIX = "mp.obs.";
 
     public static final String LEASE_STORE = "lease-table";
     public static final String DEADLINE_STORE = "lease-deadlines";
-    /** Named so that the internal topic is {@code <application.id>-published-subjects-repartition}. */
-    public static final String PUBLISHED_REPARTITION = "published-subjects";
-
-    /** @param partitions the command topic's partition count; the published marks are repartitioned to match it */
-    public record Topics(String commands, String replies, String leases, String obsPrefix, int partitions) {
-        public static final Topics DEFAULT = new Topics(COMMANDS, REPLIES, LEASES, OBS_PREFIX, 1);
+    /** @param partitions the command topic's partition count, which the subject marks' topic shares */
+    public record Topics(String commands, String replies, String leases, String subjects, String obsPrefix, int partitions) {
+        public static final Topics DEFAULT = new Topics(COMMANDS, REPLIES, LEASES, SUBJECTS, OBS_PREFIX, 1);
 
         public Topics withPartitions(int n) {
-            return new Topics(commands, replies, leases, obsPrefix, n);
-        }
-
-        public Pattern obsPattern() {
-            return Pattern.compile(Pattern.quote(obsPrefix) + ".*");
+            return new Topics(commands, replies, leases, subjects, obsPrefix, n);
         }
 
         public String obs(String monitorId) {
@@ -72,13 +68,11 @@ public final class LeaseTopology {
                 .filter((key, command) -> key != null && command != null, Named.as("commands-present"))
                 .mapValues(LeaseInput.Command::new, Named.as("as-command"));
 
+        // Same key, same partition count, same partitioner as the commands: marks and commands meet in one task.
         KStream<String, LeaseInput> published = builder
-                .stream(topics.obsPattern(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()).withName("monitor-logs"))
-                .process(() -> new PublishedSubjects(topics.obsPrefix()), Named.as("published-subjects"))
-                .repartition(Repartitioned.with(Serdes.String(), Serdes.String())
-                        .withName(PUBLISHED_REPARTITION)
-                        .withNumberOfPartitions(topics.partitions()))
-                .mapValues(LeaseInput.Published::new, Named.as("as-published"));
+                .stream(topics.subjects(), Consumed.with(Serdes.String(), Serdes.String()).withName("published-subjects"))
+                .filter((key, horizon) -> key != null, Named.as("marks-present"))
+                .mapValues(horizon -> (LeaseInput) new LeaseInput.Published(horizon == null ? "" : horizon), Named.as("as-published"));
 
         KStream<String, LeaseOutput> outputs = commands
                 .merge(published, Named.as("inputs"))
@@ -106,7 +100,8 @@ public final class LeaseTopology {
     }
 
     private static String monitorOf(Headers headers) {
-        String source = PublishedSubjects.header(headers, "ce_source");
+        org.apache.kafka.common.header.Header h = headers.lastHeader("ce_source");
+        String source = h == null || h.value() == null ? null : new String(h.value(), java.nio.charset.StandardCharsets.UTF_8);
         if (source == null || !source.startsWith(ObservationCodec.SOURCE_PREFIX)) {
             throw new IllegalStateException("lease row without a monitor source: " + source);
         }

@@ -384,7 +384,7 @@ class LeaseTopologyTest {
                 .findFirst().orElseThrow();
         assertThat(deciding.nodes()).filteredOn(n -> n instanceof TopologyDescription.Source)
                 .flatExtracting(n -> ((TopologyDescription.Source) n).topicSet())
-                .containsExactlyInAnyOrder(LeaseTopology.COMMANDS, LeaseTopology.PUBLISHED_REPARTITION + "-repartition");
+                .containsExactlyInAnyOrder(LeaseTopology.COMMANDS, LeaseTopology.SUBJECTS);
     }
 
     private void startDriver(Instant wallClock) {
@@ -423,15 +423,13 @@ class LeaseTopologyTest {
         publishAs(monitorId, subject, "demo.build");
     }
 
+    /** What the gateway does on a publish: a mark for a producer's subject, none for the server's own rows. */
     private void publishAs(String monitorId, String subject, String type) {
-        ObjectNode data = Json.object();
-        data.put("ok", true);
-        Draft draft = new Draft(type, subject, "2026-11-29T18:00:00.000Z", "measured", "agent", "unverified", "minute",
-                "agent:ci", data);
-        ProducerRecord<String, byte[]> record = ObservationCodec.encode(LeaseTopology.OBS_PREFIX + monitorId, monitorId,
-                null, draft);
-        driver.createInputTopic(LeaseTopology.OBS_PREFIX + monitorId, new StringSerializer(), new ByteArraySerializer())
-                .pipeInput(new TestRecord<>(record.key(), record.value(), record.headers(), T0));
+        if (type.startsWith(Vocabulary.PROTOCOL_TYPE_PREFIX)) {
+            return;
+        }
+        driver.createInputTopic(LeaseTopology.SUBJECTS, new StringSerializer(), new StringSerializer())
+                .pipeInput(new TestRecord<>(LeaseCommand.key(monitorId, subject), "minute", null, T0));
     }
 
     private TestOutputTopic<String, byte[]> log(String monitorId) {

@@ -29,6 +29,10 @@ public final class Publications {
         ObjectNode data = object(body, "data");
         ObjectNode tags = object(body, "tags");
         String time = text(body, "time");
+        if (subject != null && subject.length() > Vocabulary.MAX_SUBJECT_LENGTH) {
+            throw refusal(ErrorCode.INVALID, "subject is longer than " + Vocabulary.MAX_SUBJECT_LENGTH + " characters")
+                    .with("limit", Vocabulary.MAX_SUBJECT_LENGTH);
+        }
         if (type == null) {
             throw refusal(ErrorCode.INVALID, "type is required (a reverse-DNS name such as com.example.build.finished)");
         }

@@ -36,6 +36,11 @@ public final class Vocabulary {
     /** {@code [\w.-]{2,64}} with ASCII word characters, as the protocol's reference regex means it. */
     public static final Pattern MONITOR_ID = Pattern.compile("^[A-Za-z0-9_.-]{2,64}$");
     public static final Pattern TYPE = Pattern.compile("^[a-z0-9]+(\\.[a-z0-9_-]+)+$");
+    /**
+     * A subject names a thing (a build, a host, a job); it keys leases and their Kafka records, so it is bounded well
+     * below Kafka's record size.
+     */
+    public static final int MAX_SUBJECT_LENGTH = 1024;
     public static final Pattern RULE_THEN = Pattern.compile("^(log|annotate|label|escalate:.+|run:.+|notify:human)$");
 
     private Vocabulary() {

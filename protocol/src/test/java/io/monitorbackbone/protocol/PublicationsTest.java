@@ -104,7 +104,8 @@ class PublicationsTest {
     void shapesAreCheckedBeforeAnythingIsDecided() {
         Monitor m = monitor("human:alice");
         for (String bad : new String[]{"{\"data\":{}}", "{\"type\":\"a.b\",\"data\":[1]}", "{\"type\":\"a.b\",\"time\":\"yesterday\"}",
-                "{\"type\":\"a.b\",\"supersedes\":\"42\"}", "{\"type\":\"a.b\",\"subject\":7}"}) {
+                "{\"type\":\"a.b\",\"supersedes\":\"42\"}", "{\"type\":\"a.b\",\"subject\":7}",
+                "{\"type\":\"a.b\",\"subject\":\"" + "s".repeat(Vocabulary.MAX_SUBJECT_LENGTH + 1) + "\"}"}) {
             assertThatThrownBy(() -> Publications.resolve(m, body(bad), NOW)).as(bad)
                     .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID));
         }

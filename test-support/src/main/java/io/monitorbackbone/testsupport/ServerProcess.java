@@ -287,6 +287,8 @@ public final class ServerProcess implements AutoCloseable {
             int brokerPort = kafkaPort != 0 || env.containsKey("KAFKA_BOOTSTRAP_SERVERS") ? kafkaPort : FreePorts.next();
             Map<String, String> all = new LinkedHashMap<>(env);
             all.put("MP_PORT", String.valueOf(httpPort));
+            // Never the default ./data, which is the source tree of whichever module runs the test.
+            all.putIfAbsent("MP_DATA", BuildDir.resolve("server-data").resolve("server-" + httpPort).toString());
             if (brokerPort != 0) {
                 all.put("MP_KAFKA_PORT", String.valueOf(brokerPort));
             }

@@ -33,6 +33,11 @@ public final class LogWriter {
         await(new ProducerRecord<>(table, key, Json.bytes(value)));
     }
 
+    /** A plain text value, for topics other apps read with a string serde. */
+    public void putText(String topic, String key, String value) {
+        await(new ProducerRecord<>(topic, key, value.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    }
+
     private RecordMetadata await(ProducerRecord<String, byte[]> record) {
         try {
             return producer.send(record).get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);

@@ -53,6 +53,18 @@ public final class PublishService {
         throw tooLarge;
     }
 
+    /**
+     * Tells the leases service, durably and before the observation is acknowledged, that this monitor published the
+     * subject: its index of claimable subjects must outlive the log's retention. Repeats this gateway has just seen are
+     * skipped; a repeat that slips through is harmless.
+     */
+    private void markPublished(String monitorId, Draft draft) {
+        if (draft.subject() != null && !catalog.log(monitorId).publishedRecently(draft.subject())) {
+            writer.putText(io.monitorbackbone.leases.LeaseTopology.SUBJECTS,
+                    io.monitorbackbone.protocol.lease.LeaseCommand.key(monitorId, draft.subject()), draft.horizon());
+        }
+    }
+
     public Reply publish(String monitorId, String bearer, byte[] rawBody) {
         Monitor monitor = catalog.monitor(monitorId);
         if (monitor == null || !monitor.visibleTo(bearer)) {
@@ -73,6 +85,7 @@ public final class PublishService {
                         .with("live", Map.of("value", false, "reason", reason));
             }
             Draft draft = Publications.resolve(monitor, body, now);
+            markPublished(monitorId, draft);
             long seq = writer.append(monitorId, draft);
             // Reactions are appended before the reply, so an acknowledged publish never lacks the rows its rules owe.
             for (Draft reaction : Rules.reactions(monitor, draft, seq, now)) {

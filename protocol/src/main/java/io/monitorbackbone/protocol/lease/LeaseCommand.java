@@ -91,6 +91,11 @@ public record LeaseCommand(String requestId, String action, String monitor, Stri
         if (subject == null || !subject.isTextual()) {
             throw ProtocolException.of(ErrorCode.INVALID, "subject required").with("field", "subject");
         }
+        if (subject.asText().length() > io.monitorbackbone.protocol.Vocabulary.MAX_SUBJECT_LENGTH) {
+            // No published subject is longer, and a key this long would not fit the lease table's records.
+            throw ProtocolException.of(ErrorCode.INVALID, "subject is longer than "
+                    + io.monitorbackbone.protocol.Vocabulary.MAX_SUBJECT_LENGTH + " characters").with("field", "subject");
+        }
         JsonNode evidence = body.get("evidence");
         return new LeaseCommand(requestId, action, monitor.id(), monitor.horizon(), monitor.attested(), subject.asText(),
                 subscription.id(), subscription.subscriber(), duration(body), optionalText(body, "note"),
