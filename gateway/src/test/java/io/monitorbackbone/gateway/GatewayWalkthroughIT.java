@@ -237,6 +237,8 @@ class GatewayWalkthroughIT {
         assertThat(discover.status()).isEqualTo(200);
         assertThat(discover.json().get("supportedVersions").toString()).contains("0.1");
         assertThat(discover.json().at("/limits/max_limit").asInt()).isEqualTo(200);
+        assertThat(discover.json().at("/capabilities/leases/delivery_count_limit").asInt()).isEqualTo(5);
+        assertThat(discover.json().at("/capabilities/leases/lease_duration_seconds/max").asLong()).isEqualTo(86_400);
         assertThat(list.status()).isEqualTo(200);
         list.json().get("monitors").forEach(mon -> Schemas.assertValid("monitor", mon));
         assertThat(list.json().get("monitors")).extracting(mon -> mon.get("id").asText()).contains(m.id());
