@@ -16,8 +16,6 @@ import io.monitorbackbone.protocol.Subscription;
  * may have written a moment ago.
  */
 final class Access {
-    private static final long CATCH_UP_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
-
     private final Catalog catalog;
     private final io.monitorbackbone.gateway.kafka.LogReader reader;
 
@@ -38,22 +36,7 @@ final class Access {
             if (e.code() != ErrorCode.INVALID_FILTER) {
                 throw e;
             }
-            long head = reader.bounds(monitor.id()).head();
-            long deadline = System.nanoTime() + CATCH_UP_NANOS;
-            while (log.lastSeq() < head && System.nanoTime() < deadline) {
-                java.util.concurrent.CompletableFuture<Void> next = log.nextAppend();
-                if (log.lastSeq() >= head) {
-                    break;
-                }
-                try {
-                    next.get(Math.max(1, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
-                } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException ignored) {
-                    break;
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
-                    break;
-                }
-            }
+            reader.bounds(monitor.id()); // returns once this tail has read up to the log's end
             return io.monitorbackbone.protocol.Filter.parse(node, io.monitorbackbone.protocol.Filter.knownTypes(monitor.types(), log.seenTypes()));
         }
     }

@@ -15,16 +15,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * {@code POST /subscriptions/{id}/leases/{action}}: the gateway authenticates and shapes the command; the leases
  * service, the single writer for every (monitor, subject), decides it.
  */
 public final class LeaseService {
-    private static final long WAIT_NANOS = TimeUnit.SECONDS.toNanos(5);
-
     private final Catalog catalog;
     private final LogReader reader;
     private final LeaseClient client;
@@ -87,21 +83,15 @@ public final class LeaseService {
         return log.publishedRecently(subject);
     }
 
-    /** The reply and its lease row commit together, so the row is there; this tail may need a moment to read it. */
+    /**
+     * The reply and its lease row commit together, so the row lies below the log's end: once this tail has read up to
+     * that end, it knows the row's seq.
+     */
     private Long seqOf(String monitorId, String eventId) {
         MonitorLog log = catalog.log(monitorId);
-        long deadline = System.nanoTime() + WAIT_NANOS;
-        while (true) {
-            CompletableFuture<Void> next = log.nextAppend();
-            Long seq = log.seqOf(eventId);
-            if (seq != null || System.nanoTime() > deadline) {
-                return seq;
-            }
-            try {
-                next.get(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (Exception e) {
-                return log.seqOf(eventId);
-            }
+        if (log.seqOf(eventId) == null) {
+            reader.bounds(monitorId);
         }
+        return log.seqOf(eventId);
     }
 }
