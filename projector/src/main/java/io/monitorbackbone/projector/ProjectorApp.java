@@ -29,8 +29,7 @@ public final class ProjectorApp {
 
     public static void main(String[] args) throws Exception {
         ProjectorConfig config = ProjectorConfig.fromEnv(System.getenv());
-        ensureStateTopic(config);
-        KafkaStreams streams = new KafkaStreams(ProjectorTopology.build(config.partitions()), config.streamsProperties());
+        KafkaStreams streams = create(config);
         CountDownLatch stopped = new CountDownLatch(1);
         streams.setStateListener((now, before) -> {
             LOGGER.info("projector state={} from={}", now, before);
@@ -55,8 +54,14 @@ public final class ProjectorApp {
         }
     }
 
+    /** The projector's Streams client, not started; {@code mp.state} exists when this returns. */
+    public static KafkaStreams create(ProjectorConfig config) throws InterruptedException, TimeoutException {
+        ensureStateTopic(config);
+        return new KafkaStreams(ProjectorTopology.build(config.partitions()), config.streamsProperties());
+    }
+
     /** Creates the compacted {@code mp.state} topic; an existing one is kept as it is. */
-    static void ensureStateTopic(ProjectorConfig config) throws InterruptedException, TimeoutException {
+    public static void ensureStateTopic(ProjectorConfig config) throws InterruptedException, TimeoutException {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
         config.kafka().forEach(p::put);

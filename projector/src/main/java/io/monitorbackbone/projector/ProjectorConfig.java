@@ -1,6 +1,8 @@
 package io.monitorbackbone.projector;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 import java.util.Locale;
@@ -25,6 +27,8 @@ public record ProjectorConfig(String bootstrapServers, String stateDir, String i
                               int stateTopicPartitions, int threads, int replicationFactor, long commitIntervalMs,
                               long topicDiscoveryMs, String processingGuarantee, Map<String, String> kafka) {
     public static final String APPLICATION_ID = "mp-projector";
+    /** Above the largest record a monitor's log holds (8 MiB), with room for headers. */
+    public static final int MAX_RECORD_BYTES = 16 * 1024 * 1024;
     /** {@code MP_PROJECTOR_KAFKA_SECURITY_PROTOCOL=SSL} becomes {@code security.protocol=SSL}. */
     public static final String KAFKA_ENV_PREFIX = "MP_PROJECTOR_KAFKA_";
 
@@ -61,6 +65,16 @@ public record ProjectorConfig(String bootstrapServers, String stateDir, String i
                 kafka);
     }
 
+    /**
+     * The projector hosted by a gateway process: one thread, a short commit interval so a state reaches
+     * {@code mp.state} within a fraction of a second, and the gateway's static member id.
+     */
+    public static ProjectorConfig hosted(String bootstrapServers, String stateDir, String instanceId, int partitions,
+                                         int replicationFactor) {
+        return new ProjectorConfig(bootstrapServers, stateDir, instanceId, partitions, partitions, 1, replicationFactor,
+                100, 1000, StreamsConfig.AT_LEAST_ONCE, Map.of());
+    }
+
     public Properties streamsProperties() {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
@@ -71,9 +85,18 @@ public record ProjectorConfig(String bootstrapServers, String stateDir, String i
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
         // At-least-once suffices for the fold (a redelivered seq changes nothing); exactly_once_v2 is one setting away.
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, processingGuarantee);
+        // The leases service writes lease rows in transactions: an aborted one is not in the log the gateway serves,
+        // so the fold must not count it either (at-least-once would read uncommitted records by default).
+        p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
         // The pattern source sees a new mp.obs.<id> topic only when the main consumer refreshes its metadata: the
         // client default (5 minutes) would leave a new monitor without state for minutes.
         p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG), Long.toString(topicDiscoveryMs));
+        // A monitor's log takes records up to 8 MiB (the gateway's limit, and the topic's); each goes through the
+        // repartition topic whole, so its producer and the topic must take them too.
+        p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), Integer.toString(MAX_RECORD_BYTES));
+        p.put(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG), Integer.toString(MAX_RECORD_BYTES));
+        // A member that dies without leaving (kill -9) holds its tasks this long; the client default is 45 s.
+        p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), "10000");
         if (instanceId != null) {
             // Kafka Streams suffixes it per thread.
             p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId);

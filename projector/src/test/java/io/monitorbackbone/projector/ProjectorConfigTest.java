@@ -17,6 +17,18 @@ class ProjectorConfigTest {
         assertThat(p.get("application.id")).isEqualTo("mp-projector");
         assertThat(p.get("bootstrap.servers")).isEqualTo("k:9092");
         assertThat(p).doesNotContainKey("main.consumer.group.instance.id");
+        assertThat(p.get("main.consumer.isolation.level")).as("aborted lease rows are not in the served log")
+                .isEqualTo("read_committed");
+    }
+
+    @Test
+    void theProjectorAGatewayHostsCommitsOftenAndKeepsItsMemberId() {
+        Properties p = ProjectorConfig.hosted("k:9092", "/data/streams/projector-8130", "gateway-8130", 8, 1)
+                .streamsProperties();
+
+        assertThat(p.get("commit.interval.ms")).isEqualTo(100L);
+        assertThat(p.get("main.consumer.group.instance.id")).isEqualTo("gateway-8130");
+        assertThat(p.get("num.stream.threads")).isEqualTo(1);
     }
 
     @Test

@@ -125,6 +125,39 @@ class ProjectorIT {
         assertThat(states.get(a).distinctActors()).isEqualTo(2);
     }
 
+    @Test
+    void aRecordOfSeveralMebibytesIsFoldedLikeAnyOther() throws Exception {
+        String big = "it-big-" + run;
+        Properties admin = new Properties();
+        admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (Admin a = Admin.create(admin)) {
+            a.createTopics(List.of(new NewTopic("mp.obs." + big, 1, (short) 1)
+                    .configs(Map.of("max.message.bytes", String.valueOf(8 * 1024 * 1024))))).all().get();
+        }
+        ProjectorApp.ensureStateTopic(config("one"));
+        Monitor monitor = MonitorLogs.monitor(big, "{\"owner\":\"agent:owner\"}");
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+            for (String body : List.of("{\"type\":\"demo.v\",\"data\":{\"blob\":\"" + "x".repeat(3 * 1024 * 1024) + "\"}}",
+                    "{\"type\":\"demo.v\",\"subject\":\"after\"}")) {
+                TestRecord<String, byte[]> r = MonitorLogs.publish(monitor, body, MonitorLogs.T0);
+                producer.send(new ProducerRecord<>("mp.obs." + big, null, r.key(), r.value(), r.headers())).get();
+            }
+        }
+
+        start("one");
+        Map<String, Aggregate> states = new HashMap<>();
+        try (KafkaConsumer<String, byte[]> reader = stateReader()) {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                read(reader, states);
+                assertThat(states.get(big)).extracting(Aggregate::observations).isEqualTo(2L);
+            });
+        }
+    }
+
     /** Tasks of the second sub-topology, the one behind the repartition that holds the store. */
     private static List<TaskMetadata> foldTasks(KafkaStreams streams) {
         List<TaskMetadata> out = new ArrayList<>();

@@ -229,4 +229,54 @@ class ProjectorTopologyTest {
         assertThat(state.at("/ages/since_last_source_contact_s").asLong()).isEqualTo(7);
         assertThat(state.at("/ages/since_last_observation_s").asLong()).isEqualTo(2);
     }
+
+    @Test
+    void everyCounterContradictionsBySubjectAndFalsifiedClaimsFoldAsScripted() {
+        TopologyTestDriver d = driver();
+        Monitor retired = MonitorDefinitions.transition(alpha, "retire");
+        pipe(d, "alpha", List.of(
+                publish(alpha, "{\"type\":\"demo.v\",\"subject\":\"s1\",\"actor\":\"probe:a\"}", T0),
+                publish(alpha, "{\"type\":\"demo.v\",\"subject\":\"s2\",\"actor\":\"probe:b\"}", T0.plusSeconds(1)),
+                // seq 3 and 4: contradictions on two subjects; seq 5 resolves s1 only, seq 6 resolves a subject never opened
+                publish(alpha, "{\"type\":\"demo.claim.contradiction\",\"subject\":\"s1\"}", T0.plusSeconds(2)),
+                publish(alpha, "{\"type\":\"demo.claim.contradiction\",\"subject\":\"s2\"}", T0.plusSeconds(3)),
+                publish(alpha, "{\"type\":\"demo.claim.contradiction_resolved\",\"subject\":\"s1\"}", T0.plusSeconds(4)),
+                publish(alpha, "{\"type\":\"demo.claim.contradiction_resolved\",\"subject\":\"s9\"}", T0.plusSeconds(5)),
+                // seq 7: probe:a's claim at seq 1 is superseded by a falsified correction
+                publish(alpha, "{\"type\":\"demo.v\",\"tier\":\"falsified\",\"supersedes\":{\"source\":\"monitor:alpha\",\"id\":\"1\"}}", T0.plusSeconds(6)),
+                MonitorLogs.record("alpha", ProtocolRows.rejected(alpha, io.monitorbackbone.protocol.ProtocolException.of(
+                        io.monitorbackbone.protocol.ErrorCode.UNKNOWN_VOCABULARY, "bad tier"), MonitorLogs.body("{}"), "probe:c", null,
+                        T0.plusSeconds(7)), T0.plusSeconds(7)),
+                MonitorLogs.record("alpha", ProtocolRows.row(alpha, Vocabulary.LEASE, "agent:w", "s2",
+                        MonitorLogs.body("{\"action\":\"claim\"}"), false, T0.plusSeconds(8)), T0.plusSeconds(8)),
+                MonitorLogs.record("alpha", ProtocolRows.row(alpha, Vocabulary.LEASE, "agent:w", "s2",
+                        MonitorLogs.body("{\"action\":\"complete\"}"), false, T0.plusSeconds(9)), T0.plusSeconds(9)),
+                MonitorLogs.record("alpha", ProtocolRows.configured(retired, retired.served(10, MonitorLogs.body("{}")), "retire",
+                        "d", null, null, null, false, T0.plusSeconds(10)), T0.plusSeconds(10))));
+
+        Aggregate a = latest(states(d)).get("alpha");
+
+        assertThat(a.observations()).isEqualTo(11);
+        assertThat(a.rejected()).isEqualTo(1);
+        assertThat(a.acted()).as("only the completed lease").isEqualTo(1);
+        assertThat(a.firstSeq()).isEqualTo(1);
+        assertThat(a.lastSeq()).isEqualTo(11);
+        assertThat(a.lastType()).isEqualTo(Vocabulary.CONFIGURED);
+        assertThat(a.lastSourceTime()).as("protocol rows are no source contact").isEqualTo(
+                io.monitorbackbone.protocol.Times.format(T0.plusSeconds(6)));
+        assertThat(a.contradictions().open()).as("matched by subject").containsExactly("s2");
+        assertThat(a.contradictionsOpen()).isEqualTo(1);
+        assertThat(a.trackRecord().claims()).isGreaterThanOrEqualTo(2);
+        assertThat(a.trackRecord().falsified()).isEqualTo(1);
+        assertThat(a.trackRecord().value()).isLessThan(1.0);
+
+        var state = States.render(retired, a, new States.Context(11, 1, 0, 0, null, T0.plusSeconds(12)));
+        assertThat(state.at("/live/value").asBoolean()).isFalse();
+        assertThat(state.at("/live/reason").asText()).isEqualTo("retired");
+        assertThat(state.at("/counters/observations").asLong()).isEqualTo(11);
+        assertThat(state.at("/counters/rejected").asLong()).isEqualTo(1);
+        assertThat(state.at("/counters/acted").asLong()).isEqualTo(1);
+        assertThat(state.get("contradictions_open").asLong()).isEqualTo(1);
+        assertThat(state.at("/confidence/inputs/present").toString()).contains("track_record");
+    }
 }
