@@ -21,6 +21,13 @@ public interface GatewayConfig {
     @WithDefault("256")
     int tailCacheEntries();
 
+    /**
+     * Whether this process runs a projector instance; off when the projector runs as processes of its own
+     * ({@code ProjectorApp}) on the same cluster.
+     */
+    @WithDefault("true")
+    boolean hostProjector();
+
     /** Enables {@code /mp/v0/admin/*} when set. */
     Optional<String> adminToken();
 
@@ -46,6 +53,10 @@ public interface GatewayConfig {
 
         @WithDefault("1")
         int tablePartitions();
+
+        /** Partitions of the projector's by-monitor repartition topic: how far the state fold can spread. */
+        @WithDefault("8")
+        int projectorPartitions();
 
         /** Partitions of the lease command and reply topics: how far the leases service can spread. */
         @WithDefault("3")

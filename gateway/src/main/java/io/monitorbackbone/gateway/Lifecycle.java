@@ -52,6 +52,7 @@ public class Lifecycle {
     private Follower follower;
     private Sweeper sweeper;
     private org.apache.kafka.streams.KafkaStreams leases;
+    private org.apache.kafka.streams.KafkaStreams projector;
     private LeaseClient leaseClient;
     private LogReader reader;
     private ExecutorService work;
@@ -65,6 +66,17 @@ public class Lifecycle {
                 kafka.bootstrapServers(), config.data().resolve("streams").resolve("leases-" + port).toAbsolutePath(),
                 // Static membership: a restarted gateway takes its lease tasks back without waiting out a session.
                 "gateway-" + port, config.kafka().leasePartitions(), config.kafka().replicationFactor(), 100));
+        if (config.hostProjector()) {
+            // Folds every monitor's log into mp.state (created above with the tables), which the follower reads.
+            projector = io.monitorbackbone.projector.ProjectorApp.create(io.monitorbackbone.projector.ProjectorConfig.hosted(
+                    kafka.bootstrapServers(), config.data().resolve("streams").resolve("projector-" + port).toAbsolutePath().toString(),
+                    "gateway-" + port, config.kafka().projectorPartitions(), config.kafka().replicationFactor()));
+            projector.setUncaughtExceptionHandler(e -> {
+                LOGGER.error("projector thread failed; replacing it", e);
+                return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+            });
+            projector.start();
+        }
         Catalog catalog = new Catalog(config.tailCacheEntries());
         follower = new Follower(kafka.newConsumer("mp-follower"), catalog);
         follower.start().get(60, TimeUnit.SECONDS);
@@ -117,6 +129,9 @@ public class Lifecycle {
         if (leases != null) {
             // A static member that stops without leaving keeps its tasks until its session ends; a clean stop leaves.
             leases.close(new org.apache.kafka.streams.KafkaStreams.CloseOptions().leaveGroup(true).timeout(java.time.Duration.ofSeconds(10)));
+        }
+        if (projector != null) {
+            projector.close(new org.apache.kafka.streams.KafkaStreams.CloseOptions().leaveGroup(true).timeout(java.time.Duration.ofSeconds(10)));
         }
         if (leaseClient != null) {
             leaseClient.close();

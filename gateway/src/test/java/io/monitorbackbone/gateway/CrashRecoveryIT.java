@@ -55,6 +55,35 @@ class CrashRecoveryIT {
     }
 
     @Test
+    void theStateAfterKillNineIsTheStateBefore(@TempDir Path data) {
+        try (ServerProcess server = ServerProcess.builder().env("MP_DATA", data.toString())
+                .env("MP_TAIL_CACHE_ENTRIES", "4").start()) {
+            Http http = new Http(server.baseUri());
+            Walk walk = new Walk(http);
+            Walk.Monitor m = walk.createMonitor("folded");
+            for (int i = 0; i < 25; i++) {
+                walk.publish(m, "s-" + (i % 5));
+            }
+            http.post("/mp/v0/monitors/folded/observations",
+                    "{\"type\":\"com.example.ci.run.contradiction\",\"subject\":\"s-1\",\"data\":{}}", m.ownerToken());
+            Walk.Reader reader = walk.subscribe(m, "agent:folded");
+            walk.ack(reader, walk.pull(reader, "?limit=7").json().get("next").asLong());
+            JsonNode before = StateIT.stripped(walk.state(m).json());
+            assertThat(before.get("as_of_seq").asLong()).isEqualTo(28);
+
+            server.kill9();
+            server.restart();
+
+            JsonNode after = StateIT.stripped(walk.state(m).json());
+            assertThat(after).isEqualTo(before);
+            assertThat(after.at("/counters/observations").asLong()).isEqualTo(28);
+            assertThat(after.get("contradictions_open").asLong()).isEqualTo(1);
+            walk.publish(m, "after");
+            assertThat(walk.state(m).json().at("/counters/observations").asLong()).isEqualTo(29);
+        }
+    }
+
+    @Test
     void aCleanStopAndStartKeepsEverything(@TempDir Path data) {
         try (ServerProcess server = ServerProcess.builder().env("MP_DATA", data.toString()).start()) {
             Walk walk = new Walk(new Http(server.baseUri()));

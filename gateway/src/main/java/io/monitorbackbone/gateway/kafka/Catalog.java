@@ -22,6 +22,9 @@ public final class Catalog {
     private final Map<String, Cursor> cursors = new ConcurrentHashMap<>();
     private final Map<String, MonitorLog> logs = new ConcurrentHashMap<>();
     private final Map<String, io.monitorbackbone.protocol.lease.Lease> leases = new ConcurrentHashMap<>();
+    private final Map<String, io.monitorbackbone.protocol.Aggregate> states = new ConcurrentHashMap<>();
+    private final java.util.List<Consumer<String>> stateListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final Object stateProgress = new Object();
     private final Object[] locks = new Object[64];
     private volatile Consumer<String> onNewMonitor = id -> { };
     private volatile Consumer<String> barrier = table -> { };
@@ -83,6 +86,58 @@ public final class Catalog {
             }
         });
         return out;
+    }
+
+    /** A monitor's fold as the projector last published it to {@code mp.state}; null removes it. */
+    public void applyState(String monitorId, io.monitorbackbone.protocol.Aggregate aggregate) {
+        if (aggregate == null) {
+            states.remove(monitorId);
+        } else {
+            states.merge(monitorId, aggregate, (old, fresh) -> fresh.lastSeq() >= old.lastSeq() ? fresh : old);
+        }
+        synchronized (stateProgress) {
+            stateProgress.notifyAll();
+        }
+        for (Consumer<String> listener : stateListeners) {
+            listener.accept(monitorId);
+        }
+    }
+
+    /** The projector's fold of the monitor's log; {@code Aggregate.EMPTY} before it has published one. */
+    public io.monitorbackbone.protocol.Aggregate state(String monitorId) {
+        return states.getOrDefault(monitorId, io.monitorbackbone.protocol.Aggregate.EMPTY);
+    }
+
+    /**
+     * Waits, at most {@code timeout}, until the projector's fold of the monitor reaches {@code seq}; returns the fold
+     * it has then, which may still lag.
+     */
+    public io.monitorbackbone.protocol.Aggregate awaitState(String monitorId, long seq, java.time.Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        synchronized (stateProgress) {
+            io.monitorbackbone.protocol.Aggregate a;
+            while ((a = state(monitorId)).lastSeq() < seq) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return a;
+                }
+                try {
+                    stateProgress.wait(Math.max(1, left / 1_000_000));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return a;
+                }
+            }
+            return a;
+        }
+    }
+
+    /**
+     * Called with a monitor's id each time the projector publishes a new fold of it: the state-changed signal that
+     * wakes readers, at most once per projector commit interval per monitor. Listeners must not block.
+     */
+    public void onStateChanged(Consumer<String> listener) {
+        stateListeners.add(listener);
     }
 
     public Monitor monitor(String id) {

@@ -31,7 +31,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 public final class Follower extends ConsumerLoop {
     private static final Logger LOGGER = Logger.getLogger(Follower.class);
-    private static final List<String> TABLES = List.of(Topics.MONITORS, Topics.SUBSCRIPTIONS, Topics.CURSORS, Topics.LEASES);
+    private static final List<String> TABLES = List.of(Topics.MONITORS, Topics.SUBSCRIPTIONS, Topics.CURSORS, Topics.LEASES, Topics.STATE);
 
     private final Catalog catalog;
     private final Queue<String> toFollow = new ConcurrentLinkedQueue<>();
@@ -176,6 +176,9 @@ public final class Follower extends ConsumerLoop {
 
     private void dispatch(ConsumerRecord<byte[], byte[]> r) {
         if (r.value() == null) {
+            if (Topics.STATE.equals(r.topic()) && r.key() != null) {
+                catalog.applyState(key(r), null);
+            }
             return;
         }
         try {
@@ -184,13 +187,14 @@ public final class Follower extends ConsumerLoop {
                 case Topics.SUBSCRIPTIONS -> catalog.apply(Json.MAPPER.readValue(r.value(), Subscription.class));
                 case Topics.CURSORS -> catalog.apply(key(r), Json.MAPPER.readValue(r.value(), Cursor.class));
                 case Topics.LEASES -> catalog.applyLease(key(r), io.monitorbackbone.protocol.lease.Lease.fromJson(Json.read(r.value())));
+                case Topics.STATE -> catalog.applyState(key(r), io.monitorbackbone.protocol.Aggregate.fromJson(r.value()));
                 default -> {
                     if (Topics.isObs(r.topic())) {
                         String monitor = Topics.monitorOf(r.topic());
                         long seq = Seq.fromOffset(r.offset());
                         io.monitorbackbone.protocol.Draft draft = ObservationCodec.decode(r.headers(), r.value(), r.timestamp());
                         org.apache.kafka.common.header.Header ceId = r.headers().lastHeader("ce_id");
-                        catalog.log(monitor).apply(seq, draft, draft.served(monitor, seq, false),
+                        catalog.log(monitor).apply(seq, draft, r.timestamp(),
                                 ceId == null ? null : new String(ceId.value(), java.nio.charset.StandardCharsets.UTF_8));
                     }
                 }

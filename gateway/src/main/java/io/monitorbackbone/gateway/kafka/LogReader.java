@@ -1,6 +1,7 @@
 package io.monitorbackbone.gateway.kafka;
 
 import io.monitorbackbone.binding.ObservationCodec;
+import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.gateway.ServerFault;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Filter;
@@ -152,6 +153,53 @@ public final class LogReader implements AutoCloseable {
                 }
             }
             return scan.page();
+        });
+    }
+
+    /**
+     * {@code base} (a fold of this log up to its {@code last_seq}) brought up to {@code head} by reading the records
+     * after it from Kafka and folding them as the projector does (the record timestamp as the append time); null when
+     * more than {@code maxRecords} offsets lie between, so the cost stays bounded whatever the log's length.
+     */
+    public Aggregate foldFrom(String monitorId, Aggregate base, long head, int maxRecords) {
+        return withConsumer(c -> {
+            TopicPartition tp = new TopicPartition(Topics.obs(monitorId), 0);
+            List<TopicPartition> tps = List.of(tp);
+            long begin = c.beginningOffsets(tps, TIMEOUT).getOrDefault(tp, 0L);
+            long end = Math.min(c.endOffsets(tps, TIMEOUT).getOrDefault(tp, 0L), Seq.offsetOf(head) + 1);
+            long from = Math.max(Seq.offsetOf(base.lastSeq() + 1), begin);
+            if (end - from > maxRecords) {
+                return null;
+            }
+            Aggregate a = base;
+            if (from >= end) {
+                return a;
+            }
+            c.assign(tps);
+            c.seek(tp, from);
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            read:
+            while (c.position(tp) < end) {
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
+                    if (r.offset() >= end) {
+                        break read;
+                    }
+                    if (r.value() == null) {
+                        continue;
+                    }
+                    long seq = Seq.fromOffset(r.offset());
+                    try {
+                        Draft draft = ObservationCodec.decode(r.headers(), r.value(), r.timestamp());
+                        a = a.apply(seq, draft.served(monitorId, seq, false), java.time.Instant.ofEpochMilli(r.timestamp()));
+                    } catch (RuntimeException e) {
+                        // Not a CloudEvent: the projector skips it too.
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new ServerFault("reading " + tp + " did not reach its end offset in time", null);
+                }
+            }
+            return a;
         });
     }
 

@@ -1,7 +1,6 @@
 package io.monitorbackbone.gateway.kafka;
 
 import io.monitorbackbone.protocol.Aggregate;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.List;
 import java.util.Set;
@@ -9,16 +8,22 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What this gateway's tail has seen of one monitor's log: the running aggregate, the types it carried, and the signal
- * parked pulls wait on. The signal is replaced on every append, so a waiter that takes it after checking
- * {@link #lastSeq()} cannot miss an append.
+ * What this gateway's tail has seen of one monitor's log: its last seq, the types it carried, its newest observations,
+ * and the signal parked pulls wait on. The signal is replaced on every append, so a waiter that takes it after checking
+ * {@link #lastSeq()} cannot miss an append. The log's fold is the projector's ({@code mp.state}); this tail only
+ * brings a lagging fold up to the head ({@link #foldOnto}).
  */
 public final class MonitorLog {
-    private volatile Aggregate aggregate = Aggregate.EMPTY;
+    private volatile long lastSeq;
     private final Set<String> seenTypes = ConcurrentHashMap.newKeySet();
     private volatile CompletableFuture<Void> nextAppend = new CompletableFuture<>();
-    private final java.util.ArrayDeque<LogReader.Entry> tail = new java.util.ArrayDeque<>();
+    private final java.util.ArrayDeque<Tailed> tail = new java.util.ArrayDeque<>();
+    /** The highest seq dropped from the tail: the tail holds every record after it. */
+    private long evictedUpTo;
     private final int tailCapacity;
+
+    private record Tailed(long seq, io.monitorbackbone.protocol.Draft draft, long appendedAt) {
+    }
 
     MonitorLog(int tailCapacity) {
         this.tailCapacity = tailCapacity;
@@ -38,15 +43,16 @@ public final class MonitorLog {
         };
     }
 
-    void apply(long seq, io.monitorbackbone.protocol.Draft draft, ObjectNode observation) {
-        apply(seq, draft, observation, null);
+    void apply(long seq, io.monitorbackbone.protocol.Draft draft, long appendedAt) {
+        apply(seq, draft, appendedAt, null);
     }
 
-    synchronized void apply(long seq, io.monitorbackbone.protocol.Draft draft, ObjectNode observation, String eventId) {
-        if (seq <= aggregate.lastSeq()) {
+    /** @param appendedAt the record's timestamp: when the log appended it, as the projector's fold sees it */
+    synchronized void apply(long seq, io.monitorbackbone.protocol.Draft draft, long appendedAt, String eventId) {
+        if (seq <= lastSeq) {
             return;
         }
-        aggregate = aggregate.apply(seq, observation);
+        lastSeq = seq;
         if (draft.subject() != null && draft.type() != null
                 && !draft.type().startsWith(io.monitorbackbone.protocol.Vocabulary.PROTOCOL_TYPE_PREFIX)) {
             recentSubjects.put(draft.subject(), Boolean.TRUE);
@@ -55,12 +61,14 @@ public final class MonitorLog {
             seqByEventId.put(eventId, seq);
         }
         if (tailCapacity > 0) {
-            tail.addLast(new LogReader.Entry(seq, draft));
+            tail.addLast(new Tailed(seq, draft, appendedAt));
             if (tail.size() > tailCapacity) {
-                tail.removeFirst();
+                evictedUpTo = tail.removeFirst().seq();
             }
+        } else {
+            evictedUpTo = seq;
         }
-        String type = observation.path("type").asText(null);
+        String type = draft.type();
         if (type != null) {
             seenTypes.add(type);
         }
@@ -81,15 +89,39 @@ public final class MonitorLog {
             return null;
         }
         List<LogReader.Entry> out = new java.util.ArrayList<>();
-        for (LogReader.Entry e : tail) {
+        for (Tailed e : tail) {
             if (e.seq() > toSeq) {
                 break;
             }
             if (e.seq() >= fromSeq) {
-                out.add(e);
+                out.add(new LogReader.Entry(e.seq(), e.draft()));
             }
         }
         return out;
+    }
+
+    /**
+     * {@code base} (the projector's fold of this log, which may lag) brought up to {@code head} with the observations
+     * this tail holds after it, folded exactly as the projector folds them; null when the tail no longer holds all of
+     * them. Costs at most the tail's capacity, whatever the log's length.
+     */
+    public synchronized Aggregate foldOnto(String monitorId, Aggregate base, long head) {
+        if (base.lastSeq() >= head) {
+            return base;
+        }
+        if (evictedUpTo > base.lastSeq() || lastSeq < head) {
+            return null;
+        }
+        Aggregate a = base;
+        for (Tailed e : tail) {
+            if (e.seq() > head) {
+                break;
+            }
+            if (e.seq() > a.lastSeq()) {
+                a = a.apply(e.seq(), e.draft().served(monitorId, e.seq(), false), java.time.Instant.ofEpochMilli(e.appendedAt()));
+            }
+        }
+        return a;
     }
 
     /** Whether a producer published this subject lately (recent records only). */
@@ -102,12 +134,8 @@ public final class MonitorLog {
         return seqByEventId.get(eventId);
     }
 
-    public Aggregate aggregate() {
-        return aggregate;
-    }
-
     public long lastSeq() {
-        return aggregate.lastSeq();
+        return lastSeq;
     }
 
     public List<String> seenTypes() {

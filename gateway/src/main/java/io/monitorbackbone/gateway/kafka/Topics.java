@@ -7,6 +7,8 @@ public final class Topics {
     public static final String CURSORS = "mp.cursors";
     /** Written by the leases service (docs/adr/0006); the gateway only reads it. */
     public static final String LEASES = "mp.leases";
+    /** Each monitor's folded log, written by the projector (docs/adr/0009); the gateway only reads it. */
+    public static final String STATE = io.monitorbackbone.projector.ProjectorTopology.STATE_TOPIC;
     public static final String OBS_PREFIX = "mp.obs.";
 
     private Topics() {

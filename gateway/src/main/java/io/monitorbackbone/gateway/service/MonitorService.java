@@ -177,6 +177,11 @@ public final class MonitorService {
         return Reply.of(200, m.served(b.head(), Limits.forMonitor(b.floor())));
     }
 
+    /** How long a state request waits for a projector that lags beyond this gateway's tail. */
+    static final java.time.Duration STATE_WAIT = java.time.Duration.ofSeconds(2);
+    /** The most records a state request reads to bring a lagging fold up to the head. */
+    static final int STATE_CATCH_UP = 10_000;
+
     public Reply state(String id, String bearer) {
         Monitor m = visible(id, bearer);
         LogReader.Bounds b = reader.bounds(id);
@@ -198,7 +203,30 @@ public final class MonitorService {
             }
         }
         States.Context context = new States.Context(b.head(), b.floor(), active, delivered, lastPull, clock.instant());
-        return Reply.of(200, States.render(m, catalog.log(id).aggregate(), context));
+        return Reply.of(200, States.render(m, folded(id, b.head()), context));
+    }
+
+    /**
+     * The projector's fold from {@code mp.state}, brought up to the head when it lags: from this gateway's tail, else
+     * by reading at most {@link #STATE_CATCH_UP} records from the log; a projector further behind gets a moment to
+     * catch up, and then the state is served as it is, {@code as_of_seq} saying how far it lags. Never a fold of the
+     * whole log here (docs/adr/0007-projector.md).
+     */
+    private io.monitorbackbone.protocol.Aggregate folded(String id, long head) {
+        io.monitorbackbone.protocol.Aggregate base = catalog.state(id);
+        if (base.lastSeq() >= head) {
+            return base;
+        }
+        io.monitorbackbone.protocol.Aggregate fresh = catalog.log(id).foldOnto(id, base, head);
+        if (fresh == null) {
+            fresh = reader.foldFrom(id, base, head, STATE_CATCH_UP);
+        }
+        if (fresh != null) {
+            return fresh;
+        }
+        base = catalog.awaitState(id, head, STATE_WAIT);
+        fresh = catalog.log(id).foldOnto(id, base, head);
+        return fresh != null ? fresh : base;
     }
 
     Monitor visible(String id, String bearer) {

@@ -1,14 +1,17 @@
 package io.monitorbackbone.gateway.kafka;
 
+import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Json;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 class MonitorLogTest {
+    private static final long APPENDED = 1_795_000_000_000L;
 
     private static Draft draft(long seq) {
         return new Draft("demo.note", "s-" + seq, "2026-11-29T18:00:00.000Z", "measured", "probe", "machine_verified", "event",
@@ -18,7 +21,7 @@ class MonitorLogTest {
     private static MonitorLog logOf(int capacity, int records) {
         MonitorLog log = new MonitorLog(capacity);
         for (long seq = 1; seq <= records; seq++) {
-            log.apply(seq, draft(seq), draft(seq).served("m", seq, false));
+            log.apply(seq, draft(seq), APPENDED + seq);
         }
         return log;
     }
@@ -44,12 +47,39 @@ class MonitorLogTest {
         MonitorLog log = logOf(4, 2);
         CompletableFuture<Void> signal = log.nextAppend();
 
-        log.apply(2, draft(2), draft(2).served("m", 2, false));
+        log.apply(2, draft(2), APPENDED + 2);
         assertThat(signal).isNotDone();
-        log.apply(3, draft(3), draft(3).served("m", 3, false));
+        log.apply(3, draft(3), APPENDED + 3);
 
         assertThat(signal).isDone();
         assertThat(log.lastSeq()).isEqualTo(3);
-        assertThat(log.aggregate().observations()).isEqualTo(3);
+    }
+
+    /** What the projector computes: the whole log folded from the start. */
+    private static Aggregate projected(long upTo) {
+        Aggregate a = Aggregate.EMPTY;
+        for (long seq = 1; seq <= upTo; seq++) {
+            a = a.apply(seq, draft(seq).served("m", seq, false), Instant.ofEpochMilli(APPENDED + seq));
+        }
+        return a;
+    }
+
+    @Test
+    void aLaggingFoldIsBroughtToTheHeadExactlyAsTheProjectorWouldFoldIt() {
+        MonitorLog log = logOf(4, 10);
+
+        assertThat(log.foldOnto("m", projected(7), 10)).isEqualTo(projected(10));
+        assertThat(log.foldOnto("m", projected(6), 10)).as("seq 7..10 are all in the tail").isEqualTo(projected(10));
+        assertThat(log.foldOnto("m", projected(8), 9)).as("only up to the head asked for").isEqualTo(projected(9));
+        assertThat(log.foldOnto("m", projected(10), 10)).isEqualTo(projected(10));
+    }
+
+    @Test
+    void aFoldThatLagsBeyondTheTailIsNotGuessed() {
+        MonitorLog log = logOf(4, 10);
+
+        assertThat(log.foldOnto("m", projected(5), 10)).as("seq 6 was evicted").isNull();
+        assertThat(log.foldOnto("m", projected(9), 11)).as("seq 11 has not been seen").isNull();
+        assertThat(logOf(0, 3).foldOnto("m", projected(2), 3)).as("no tail").isNull();
     }
 }

@@ -1,0 +1,54 @@
+package io.monitorbackbone.gateway.kafka;
+
+import io.monitorbackbone.protocol.Aggregate;
+import io.monitorbackbone.protocol.Json;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class CatalogStateTest {
+
+    private static Aggregate folded(long upTo) {
+        Aggregate a = Aggregate.EMPTY;
+        for (long seq = 1; seq <= upTo; seq++) {
+            a = a.apply(seq, Json.object().put("type", "demo.note").put("time", "2026-11-29T18:00:00Z"));
+        }
+        return a;
+    }
+
+    @Test
+    void everyPublishedFoldSignalsItsMonitorAndAnOlderOneNeverReplacesANewer() {
+        Catalog catalog = new Catalog(8);
+        List<String> changed = new ArrayList<>();
+        catalog.onStateChanged(changed::add);
+
+        catalog.applyState("m", folded(3));
+        catalog.applyState("other", folded(1));
+        catalog.applyState("m", folded(2));
+
+        assertThat(changed).containsExactly("m", "other", "m");
+        assertThat(catalog.state("m").lastSeq()).isEqualTo(3);
+        assertThat(catalog.state("unknown")).isEqualTo(Aggregate.EMPTY);
+        catalog.applyState("m", null);
+        assertThat(catalog.state("m")).isEqualTo(Aggregate.EMPTY);
+    }
+
+    @Test
+    void aWaiterIsWokenWhenTheFoldReachesItsSeqAndGivesUpAfterItsTimeout() throws Exception {
+        Catalog catalog = new Catalog(8);
+        catalog.applyState("m", folded(1));
+        CompletableFuture<Aggregate> waiting = CompletableFuture.supplyAsync(() -> catalog.awaitState("m", 3, Duration.ofSeconds(30)));
+
+        catalog.applyState("m", folded(2));
+        catalog.applyState("m", folded(3));
+
+        assertThat(waiting.get(10, TimeUnit.SECONDS).lastSeq()).isEqualTo(3);
+        assertThat(catalog.awaitState("m", 9, Duration.ofMillis(50)).lastSeq()).as("serves what it has").isEqualTo(3);
+    }
+}
