@@ -75,9 +75,9 @@ final class Wire {
         return base;
     }
 
-    /** How many served objects of each schema this wire has validated. */
+    /** How many served objects of each schema this wire has validated, by schema name. */
     Map<String, Integer> validated() {
-        return Map.copyOf(validated);
+        return java.util.Collections.unmodifiableMap(new TreeMap<>(validated));
     }
 
     Reply get(String path, String bearer) {
