@@ -10,9 +10,13 @@ import static io.monitorbackbone.conform.J.o;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -72,37 +76,44 @@ final class LeaseChecks {
 
     static String c12(Api api) throws Exception {
         int rounds = 3;
-        for (int round = 1; round <= rounds; round++) {
-            String job = api.uid("job");
-            Api.Monitor m = work(api, job);
-            Api.Reader a = worker(api, m, "a");
-            Api.Reader b = worker(api, m, "b");
+        // Threads of its own: the common pool may have a single worker, which would make the claims take turns.
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 1; round <= rounds; round++) {
+                String job = api.uid("job");
+                Api.Monitor m = work(api, job);
+                Api.Reader a = worker(api, m, "a");
+                Api.Reader b = worker(api, m, "b");
 
-            CountDownLatch start = new CountDownLatch(1);
-            CompletableFuture<Wire.Reply> first = CompletableFuture.supplyAsync(() -> awaitThen(start, () -> api.lease(a, "claim", o("subject", job))));
-            CompletableFuture<Wire.Reply> second = CompletableFuture.supplyAsync(() -> awaitThen(start, () -> api.lease(b, "claim", o("subject", job))));
-            start.countDown();
-            List<Wire.Reply> both = List.of(first.get(60, TimeUnit.SECONDS), second.get(60, TimeUnit.SECONDS));
+                CountDownLatch ready = new CountDownLatch(2);
+                CountDownLatch go = new CountDownLatch(1);
+                Future<Wire.Reply> first = pool.submit(() -> together(ready, go, () -> api.lease(a, "claim", o("subject", job))));
+                Future<Wire.Reply> second = pool.submit(() -> together(ready, go, () -> api.lease(b, "claim", o("subject", job))));
+                that(ready.await(30, TimeUnit.SECONDS), "the two claimers did not both start");
+                go.countDown();
+                List<Wire.Reply> both = List.of(first.get(60, TimeUnit.SECONDS), second.get(60, TimeUnit.SECONDS));
 
-            Wire.Reply won = both.stream().filter(r -> r.status() == 201).findFirst().orElse(null);
-            Wire.Reply lost = both.stream().filter(r -> r.status() != 201).findFirst().orElse(null);
-            that(won != null && lost != null, "round " + round + ": two concurrent claims answered " + both.get(0).describe()
-                    + " and " + both.get(1).describe() + ", expected one 201 and one 409");
-            refused(lost, 409, "LEASE_HELD");
-            String holder = won.json().at("/lease/holder").asText();
-            that(!holder.isEmpty() && holder.equals(lost.json().path("holder").asText()), "round " + round
-                    + ": LEASE_HELD names holder " + lost.json().path("holder") + " but the winner's lease is held by " + holder);
+                Wire.Reply won = both.stream().filter(r -> r.status() == 201).findFirst().orElse(null);
+                Wire.Reply lost = both.stream().filter(r -> r.status() != 201).findFirst().orElse(null);
+                that(won != null && lost != null, "round " + round + ": two concurrent claims answered " + both.get(0).describe()
+                        + " and " + both.get(1).describe() + ", expected one 201 and one 409");
+                refused(lost, 409, "LEASE_HELD");
+                String holder = won.json().at("/lease/holder").asText();
+                that(!holder.isEmpty() && holder.equals(lost.json().path("holder").asText()), "round " + round
+                        + ": LEASE_HELD names holder " + lost.json().path("holder") + " but the winner's lease is held by " + holder);
+            }
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        } finally {
+            pool.shutdownNow();
         }
         return rounds + " rounds of two concurrent claims: one 201 each, the other LEASE_HELD naming the winner";
     }
 
-    private static <T> T awaitThen(CountDownLatch start, java.util.function.Supplier<T> action) {
-        try {
-            start.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw fail("interrupted before a concurrent claim");
-        }
+    /** Both claimers arrive, then both go at once. */
+    private static <T> T together(CountDownLatch ready, CountDownLatch go, Supplier<T> action) throws InterruptedException {
+        ready.countDown();
+        go.await();
         return action.get();
     }
 
