@@ -1,0 +1,28 @@
+package io.monitorbackbone.conform;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/** Every check of BRIEF.md's list, in the list's order (C20b after C20; there is no C31). */
+final class Catalog {
+    private Catalog() {
+    }
+
+    static List<Check> all() {
+        List<Check> all = new ArrayList<>();
+        all.addAll(AccessChecks.all());
+        all.addAll(WriteChecks.all());
+        all.addAll(DeliveryChecks.all());
+        all.addAll(LeaseChecks.all());
+        all.sort(Comparator.comparing(Catalog::order));
+        return List.copyOf(all);
+    }
+
+    /** "C20b" sorts as 20.5. */
+    static double order(Check check) {
+        String digits = check.id().substring(1);
+        boolean suffixed = Character.isLetter(digits.charAt(digits.length() - 1));
+        return Integer.parseInt(suffixed ? digits.substring(0, digits.length() - 1) : digits) + (suffixed ? 0.5 : 0);
+    }
+}

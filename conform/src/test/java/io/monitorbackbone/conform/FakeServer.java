@@ -1,0 +1,58 @@
+package io.monitorbackbone.conform;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+/** A stand-in server on a free loopback port that answers every request the same way, for the runner's own tests. */
+final class FakeServer implements AutoCloseable {
+
+    record Answer(int status, String body) {
+    }
+
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newFixedThreadPool(4);
+
+    FakeServer(Function<HttpExchange, Answer> answer) {
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server.createContext("/", exchange -> {
+            exchange.getRequestBody().readAllBytes();
+            Answer a = answer.apply(exchange);
+            byte[] body = a.body().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json; charset=utf-8");
+            exchange.sendResponseHeaders(a.status(), body.length == 0 ? -1 : body.length);
+            if (body.length > 0) {
+                exchange.getResponseBody().write(body);
+            }
+            exchange.close();
+        });
+        server.setExecutor(executor);
+        server.start();
+    }
+
+    static FakeServer always(int status, String body) {
+        return new FakeServer(exchange -> new Answer(status, body));
+    }
+
+    URI base() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}
