@@ -131,12 +131,16 @@ class McpIT {
                 () -> anonymous.subscribeResource(new McpSchema.SubscribeRequest(state)));
         JsonNode withUriToken = resourceJson(anonymous, state + "?token=" + owner);
         JsonNode withHeaderToken = resourceJson(withHeader, "monitor://" + id + "/definition");
+        JsonNode toolWithHeaderToken = ok(withHeader, "monitor_state", Map.of("monitor", id));
+        McpSchema.CallToolResult toolWithoutToken = call(anonymous, "monitor_state", Map.of("monitor", id));
 
         assertThat(refusedRead.getJsonRpcError().code()).isEqualTo(-32002);
         assertThat(JSON.<JsonNode>valueToTree(refusedRead.getJsonRpcError().data()).get("code").asText()).isEqualTo("NOT_FOUND");
         assertThat(refusedSubscribe.getJsonRpcError().code()).isEqualTo(-32002);
         assertThat(withUriToken.get("monitor").asText()).isEqualTo(id);
         assertThat(withHeaderToken.get("visibility").asText()).isEqualTo("private");
+        assertThat(toolWithHeaderToken.get("monitor").asText()).as("a tool without token uses the session's bearer").isEqualTo(id);
+        assertThat(code(toolWithoutToken)).isEqualTo("NOT_FOUND");
         assertThat(anonymous.listResources().resources()).extracting(McpSchema.Resource::uri).doesNotContain(state);
         assertThat(withHeader.listResources().resources()).extracting(McpSchema.Resource::uri).contains(state);
     }
