@@ -58,8 +58,8 @@ public class McpBinding {
                             tool.idempotent(), false))
                     .setAsyncHandler(args -> {
                         String header = headerBearer();
-                        JsonNode arguments = arguments(args.rawMessage().asJsonObject());
-                        return Uni.createFrom().completionStage(() -> call(tool, arguments, header));
+                        JsonObject message = args.rawMessage().asJsonObject();
+                        return Uni.createFrom().completionStage(() -> call(tool, message, header));
                     })
                     .register();
         }
@@ -74,10 +74,10 @@ public class McpBinding {
                         + "monitor needs ?token=<owner or subscribe token> or the Authorization header.");
     }
 
-    private CompletableFuture<ToolResponse> call(McpTools.Tool tool, JsonNode arguments, String headerBearer) {
+    private CompletableFuture<ToolResponse> call(McpTools.Tool tool, JsonObject message, String headerBearer) {
         McpTools.Call call;
         try {
-            call = tool.call(arguments, headerBearer);
+            call = tool.call(arguments(message), headerBearer);
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(refusal(e));
         }

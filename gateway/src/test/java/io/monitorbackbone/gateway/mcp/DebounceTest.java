@@ -4,6 +4,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -20,16 +22,19 @@ class DebounceTest {
     }
 
     @Test
-    void aBurstOfSignalsRunsOnceAtOnceAndOnceWhenTheIntervalIsOver() {
-        AtomicInteger runs = new AtomicInteger();
-        Debounce debounce = new Debounce(Duration.ofMillis(300), timer, runs::incrementAndGet);
+    void aBurstAfterARunIsRunOnceWhenTheIntervalIsOver() {
+        List<Long> runs = new CopyOnWriteArrayList<>();
+        Debounce debounce = new Debounce(Duration.ofMillis(300), timer, () -> runs.add(System.nanoTime()));
+        debounce.signal();
+        await().atMost(Duration.ofSeconds(2)).until(() -> runs.size() == 1);
 
         for (int i = 0; i < 200; i++) {
             debounce.signal();
         }
 
-        await().atMost(Duration.ofSeconds(2)).until(() -> runs.get() >= 2);
-        await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(2)).until(() -> runs.get() == 2);
+        await().atMost(Duration.ofSeconds(2)).until(() -> runs.size() >= 2);
+        await().during(Duration.ofMillis(700)).atMost(Duration.ofSeconds(2)).until(() -> runs.size() == 2);
+        assertThat(Duration.ofNanos(runs.get(1) - runs.get(0))).isGreaterThanOrEqualTo(Duration.ofMillis(250));
     }
 
     @Test
