@@ -56,6 +56,7 @@ public class Lifecycle {
     private LeaseClient leaseClient;
     private LogReader reader;
     private ExecutorService work;
+    private volatile io.monitorbackbone.gateway.service.StateChanges stateChanges;
 
     void start(@Observes StartupEvent event) throws Exception {
         kafka = KafkaRuntime.start(config);
@@ -108,6 +109,7 @@ public class Lifecycle {
         subscriptions.onRetired((s, reason) -> leaseService.releaseHeldBy(catalog.monitor(s.monitor()), java.util.List.of(s), reason));
         MonitorService monitors = new MonitorService(kafka, catalog, reader, writer, config.registrationToken(), clock);
         monitors.onRetired(m -> leaseService.releaseHeldBy(m, catalog.subscriptionsOf(m.id()), "monitor retired"));
+        stateChanges = new io.monitorbackbone.gateway.kafka.LogStateChanges(catalog::log);
         ready.complete(new Services(
                 monitors,
                 new PublishService(catalog, writer, clock),
@@ -154,5 +156,10 @@ public class Lifecycle {
 
     public ExecutorService work() {
         return work;
+    }
+
+    /** Set before {@link #ready()} completes. */
+    public io.monitorbackbone.gateway.service.StateChanges stateChanges() {
+        return stateChanges;
     }
 }

@@ -21,12 +21,14 @@ import java.util.Set;
 
 /**
  * Runs before every route: only GET, POST and OPTIONS exist; a web page (a foreign {@code Origin}) or a rebinding
- * {@code Host} is refused unless configured; bodies over 1 MiB are refused from their {@code Content-Length} before
- * being read; only {@code /mp/v0} is served.
+ * {@code Host} is refused unless configured (MCP's Streamable HTTP asks the same of {@code /mcp}); bodies over 1 MiB
+ * are refused from their {@code Content-Length} before being read; only {@code /mp/v0} and {@code /mcp} are served.
  */
 @ApplicationScoped
 public class Guard implements Handler<RoutingContext> {
     static final int MAX_BODY_BYTES = 1_048_576;
+    /** The MCP endpoint (Streamable HTTP); the extension's legacy SSE paths under it are not served. */
+    static final String MCP = "/mcp";
     private static final Set<String> LOOPBACK_NAMES = Set.of("localhost", "127.0.0.1", "::1", "[::1]");
 
     private static final Pattern PUBLISH = Pattern.compile("^/mp/v0/monitors/([^/]+)/observations$");
@@ -44,7 +46,10 @@ public class Guard implements Handler<RoutingContext> {
     public void handle(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
         HttpMethod method = request.method();
-        if (method != HttpMethod.GET && method != HttpMethod.POST && method != HttpMethod.OPTIONS) {
+        boolean mcp = request.path().equals(MCP);
+        // DELETE exists only on /mcp, where an MCP client ends its session with it.
+        if (method != HttpMethod.GET && method != HttpMethod.POST && method != HttpMethod.OPTIONS
+                && !(mcp && method == HttpMethod.DELETE)) {
             Replies.error(ctx, ProtocolException.of(ErrorCode.NOT_FOUND, "unsupported method " + method.name()));
             return;
         }
@@ -62,6 +67,9 @@ public class Guard implements Handler<RoutingContext> {
         }
         if (origin != null) {
             ctx.response().putHeader("Access-Control-Allow-Origin", origin).putHeader("Vary", "Origin");
+            if (mcp) {
+                ctx.response().putHeader("Access-Control-Expose-Headers", "Mcp-Session-Id");
+            }
         }
         if (method == HttpMethod.OPTIONS) {
             if (origin == null) {
@@ -69,8 +77,10 @@ public class Guard implements Handler<RoutingContext> {
                 return;
             }
             ctx.response().setStatusCode(204)
-                    .putHeader("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-                    .putHeader("Access-Control-Allow-Headers", "Authorization, Content-Type, Last-Event-ID")
+                    .putHeader("Access-Control-Allow-Methods", mcp ? "GET, POST, DELETE, OPTIONS" : "GET, POST, OPTIONS")
+                    .putHeader("Access-Control-Allow-Headers", mcp
+                            ? "Authorization, Content-Type, Accept, Last-Event-ID, Mcp-Session-Id, Mcp-Protocol-Version"
+                            : "Authorization, Content-Type, Last-Event-ID")
                     .putHeader("Access-Control-Max-Age", "600")
                     .end();
             return;
@@ -81,8 +91,9 @@ public class Guard implements Handler<RoutingContext> {
             refuseTooLarge(ctx, Long.parseLong(length.trim()));
             return;
         }
-        if (!request.path().equals(Routes.BASE) && !request.path().startsWith(Routes.BASE + "/")) {
-            Replies.error(ctx, ProtocolException.of(ErrorCode.NOT_FOUND, "unknown route; the protocol is served under /mp/v0"));
+        if (!mcp && !request.path().equals(Routes.BASE) && !request.path().startsWith(Routes.BASE + "/")) {
+            Replies.error(ctx, ProtocolException.of(ErrorCode.NOT_FOUND,
+                    "unknown route; the protocol is served under /mp/v0 (and MCP at /mcp)"));
             return;
         }
         ctx.next();

@@ -33,6 +33,11 @@ final class Replies {
         json(ctx, e.status(), e.toJson());
     }
 
+    /** A protocol error body under a status of the transport's choosing (MCP's 404 and 405 mean something there). */
+    static void error(RoutingContext ctx, int status, ProtocolException e) {
+        json(ctx, status, e.toJson());
+    }
+
     static void failure(RoutingContext ctx, Throwable failure) {
         Throwable cause = unwrap(failure);
         if (cause instanceof ProtocolException e) {

@@ -97,7 +97,9 @@ public class Routes {
     }
 
     private void failure(RoutingContext ctx) {
-        if (ctx.statusCode() == 413) {
+        if (ctx.request().path().equals(Guard.MCP) && ctx.statusCode() != 413 && ctx.failure() == null) {
+            mcpFailure(ctx);
+        } else if (ctx.statusCode() == 413) {
             ctx.response().putHeader("Connection", "close");
             guard.refuseTooLarge(ctx, Guard.MAX_BODY_BYTES + 1L);
         } else if (ctx.statusCode() == 400) {
@@ -109,6 +111,27 @@ public class Routes {
         } else {
             Replies.failure(ctx, new IllegalStateException("request failed with status " + ctx.statusCode()));
         }
+    }
+
+    /**
+     * The MCP extension answers transport errors with a bare status, which MCP clients act on (404: start a new
+     * session; 405: no server stream here); the status stays and the body says why.
+     */
+    private static void mcpFailure(RoutingContext ctx) {
+        int status = ctx.statusCode();
+        ProtocolException e = switch (status) {
+            case 400 -> ProtocolException.of(ErrorCode.INVALID, "an MCP request needs Accept: application/json, "
+                    + "text/event-stream, a JSON-RPC body, and a supported MCP-Protocol-Version");
+            case 404 -> ProtocolException.of(ErrorCode.NOT_FOUND, "unknown or expired MCP session; start a new one "
+                    + "with initialize");
+            case 405 -> ProtocolException.of(ErrorCode.INVALID, "GET /mcp opens a session's server stream and needs "
+                    + "its Mcp-Session-Id");
+            default -> ProtocolException.of(ErrorCode.UNAVAILABLE, "the MCP request failed");
+        };
+        if (status == 405) {
+            ctx.response().putHeader("Allow", "GET, POST, DELETE");
+        }
+        Replies.error(ctx, status < 400 ? 500 : status, e);
     }
 
     static ProtocolException unknownRoute(RoutingContext ctx) {

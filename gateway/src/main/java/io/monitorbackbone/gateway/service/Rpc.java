@@ -75,7 +75,11 @@ public final class Rpc {
         return reply.handle((r, failure) -> failure == null ? success(id, r.body()) : failure(id, failure));
     }
 
-    private CompletableFuture<Reply> dispatch(String method, ObjectNode params, String bearer) {
+    /**
+     * One method call, as every binding that speaks in method names (JSON-RPC, MCP tools) makes it: the reply is the
+     * REST answer, a refusal fails the future with its {@link ProtocolException}.
+     */
+    public CompletableFuture<Reply> dispatch(String method, ObjectNode params, String bearer) {
         MonitorService monitors = services.monitors();
         SubscriptionService subscriptions = services.subscriptions();
         DeliveryService delivery = services.delivery();
@@ -97,6 +101,8 @@ public final class Rpc {
             case "feeds/seek" -> async(() -> subscriptions.seek(subscriptionId(params), bearer, params));
             case "feeds/renew" -> async(() -> subscriptions.renew(subscriptionId(params), bearer));
             case "feeds/retire" -> async(() -> subscriptions.retire(subscriptionId(params), bearer, params));
+            case "leases/claim", "leases/renew", "leases/complete", "leases/release", "leases/reject" -> async(() ->
+                    services.leases().act(subscriptionId(params), bearer, method.substring("leases/".length()), params));
             default -> CompletableFuture.failedFuture(ProtocolException.of(ErrorCode.NOT_FOUND, "unknown method " + method)
                     .with("method", method));
         };
@@ -166,14 +172,19 @@ public final class Rpc {
         return r;
     }
 
-    private static ObjectNode failure(JsonNode id, Throwable failure) {
+    /** Any failure of a call as the protocol error a client is shown; never an exception's own text. */
+    public static ProtocolException asProtocolError(Throwable failure) {
         Throwable cause = failure;
         while (cause instanceof CompletionException && cause.getCause() != null) {
             cause = cause.getCause();
         }
-        ProtocolException e = cause instanceof ProtocolException pe ? pe
+        return cause instanceof ProtocolException pe ? pe
                 : ProtocolException.of(ErrorCode.UNAVAILABLE, cause instanceof ServerFault ? cause.getMessage()
                 : "internal error: " + cause.getClass().getSimpleName());
+    }
+
+    private static ObjectNode failure(JsonNode id, Throwable failure) {
+        ProtocolException e = asProtocolError(failure);
         ObjectNode r = Json.object();
         r.put("jsonrpc", "2.0");
         r.set("id", id == null ? Json.MAPPER.nullNode() : id);

@@ -1,0 +1,198 @@
+package io.monitorbackbone.gateway.mcp;
+
+import io.monitorbackbone.gateway.Lifecycle;
+import io.monitorbackbone.gateway.service.Rpc;
+import io.monitorbackbone.protocol.ErrorCode;
+import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.ProtocolException;
+import io.quarkiverse.mcp.server.McpConnection;
+import io.quarkiverse.mcp.server.runtime.ConnectionManager;
+import io.quarkiverse.mcp.server.runtime.McpConnectionBase;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+
+/**
+ * What {@code /mcp} needs before the MCP extension sees a request. It answers {@code resources/list}, {@code resources/read}, {@code resources/subscribe} and
+ * {@code resources/unsubscribe} for {@code monitor://} URIs before the MCP extension sees them; everything else on
+ * {@code /mcp} goes on to the extension. The extension matches resource templates only without a query (so a
+ * {@code ?token=} URI would not resolve), lists only fixed resources, and subscribes only to fixed resources: a
+ * monitor's resources are neither, and who may read or subscribe is the protocol's visibility rule. And it drops
+ * top-level null tool arguments (null means absent in this protocol), which the extension would fail on. See ADR 0009.
+ */
+@ApplicationScoped
+public class McpRoute {
+    static final String PATH = "/mcp";
+    private static final Set<String> METHODS = Set.of("resources/list", "resources/read", "resources/subscribe",
+            "resources/unsubscribe");
+    /** MCP's JSON-RPC code for a resource that does not exist. */
+    static final int RESOURCE_NOT_FOUND = -32002;
+    /** Before the extension's /mcp route (order 0 by default), after the guard (-1000). */
+    private static final int ORDER = -500;
+
+    @Inject
+    Lifecycle lifecycle;
+
+    @Inject
+    ConnectionManager connections;
+
+    @Inject
+    ResourceSubscriptions subscriptions;
+
+    void register(@Observes Router router) {
+        // The extension's own body handler sees this one ran and does not read the body again.
+        router.post(PATH).order(ORDER).handler(BodyHandler.create(false).setBodyLimit(2 * 1024 * 1024));
+        router.post(PATH).order(ORDER + 1).handler(this::handle);
+        router.delete(PATH).order(ORDER).handler(ctx -> {
+            String session = ctx.request().getHeader("Mcp-Session-Id");
+            if (session != null) {
+                subscriptions.endSession(session);
+            }
+            ctx.next();
+        });
+    }
+
+    private void handle(RoutingContext ctx) {
+        JsonNode message = parse(ctx.body().buffer());
+        String method = message == null ? null : message.path("method").asText(null);
+        if ("tools/call".equals(method)) {
+            dropNullArguments(ctx, (ObjectNode) message);
+            ctx.next();
+            return;
+        }
+        if (method == null || !METHODS.contains(method) || !message.has("id")) {
+            ctx.next();
+            return;
+        }
+        String uri = message.path("params").path("uri").asText(null);
+        if (!method.equals("resources/list") && !MonitorResources.isMonitorUri(uri)) {
+            ctx.next();
+            return;
+        }
+        McpConnectionBase connection = session(ctx);
+        if (connection == null) {
+            return;
+        }
+        JsonNode id = message.get("id");
+        String headerBearer = bearer(ctx);
+        Function<io.monitorbackbone.gateway.service.Services, JsonNode> work = switch (method) {
+            case "resources/list" -> s -> MonitorResources.listResult(s, headerBearer);
+            case "resources/read" -> s -> {
+                MonitorResources.Ref ref = MonitorResources.parse(uri);
+                return MonitorResources.readResult(ref, MonitorResources.read(s, ref, headerBearer));
+            };
+            case "resources/subscribe" -> s -> {
+                MonitorResources.Ref ref = MonitorResources.parse(uri);
+                // Subscribing needs what reading needs: a private monitor's changes are as secret as its state.
+                MonitorResources.read(s, ref, headerBearer);
+                subscriptions.subscribe(lifecycle.stateChanges(), connection.id(), uri, ref.monitorId());
+                return Json.object();
+            };
+            default -> s -> {
+                subscriptions.unsubscribe(connection.id(), uri);
+                return Json.object();
+            };
+        };
+        io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
+        lifecycle.ready()
+                .thenApplyAsync(work, lifecycle.work())
+                .whenComplete((result, failure) -> context.runOnContext(v ->
+                        answer(ctx, failure == null ? success(id, result) : failure(id, failure))));
+    }
+
+    private static void dropNullArguments(RoutingContext ctx, ObjectNode message) {
+        JsonNode arguments = message.path("params").path("arguments");
+        if (!arguments.isObject()) {
+            return;
+        }
+        java.util.List<String> nulls = new java.util.ArrayList<>();
+        arguments.fields().forEachRemaining(e -> {
+            if (e.getValue().isNull()) {
+                nulls.add(e.getKey());
+            }
+        });
+        if (!nulls.isEmpty()) {
+            ((ObjectNode) arguments).remove(nulls);
+            ctx.setBody(Buffer.buffer(Json.bytes(message)));
+        }
+    }
+
+    /**
+     * The session the request names, initialized; otherwise the request is answered as the extension answers an
+     * unknown session (404: the client starts a new one) and null is returned.
+     */
+    private McpConnectionBase session(RoutingContext ctx) {
+        String session = ctx.request().getHeader("Mcp-Session-Id");
+        McpConnectionBase connection = session == null ? null : connections.get(session);
+        if (connection == null || connection.status() != McpConnection.Status.IN_OPERATION) {
+            ctx.fail(session == null ? 400 : 404);
+            return null;
+        }
+        return connection;
+    }
+
+    private static JsonNode parse(Buffer body) {
+        if (body == null || body.length() == 0) {
+            return null;
+        }
+        try {
+            JsonNode node = Json.MAPPER.readTree(body.getBytes());
+            return node != null && node.isObject() ? node : null;
+        } catch (java.io.IOException e) {
+            return null;
+        }
+    }
+
+    private static ObjectNode success(JsonNode id, JsonNode result) {
+        ObjectNode r = Json.object();
+        r.put("jsonrpc", "2.0");
+        r.set("id", id);
+        r.set("result", result);
+        return r;
+    }
+
+    /**
+     * A refusal as a JSON-RPC error carrying the protocol's error body as {@code data}; a resource that does not
+     * exist or may not be seen gets MCP's "resource not found" code.
+     */
+    private static ObjectNode failure(JsonNode id, Throwable failure) {
+        ProtocolException e = Rpc.asProtocolError(failure);
+        ObjectNode r = Json.object();
+        r.put("jsonrpc", "2.0");
+        r.set("id", id);
+        ObjectNode error = r.putObject("error");
+        error.put("code", e.code() == ErrorCode.NOT_FOUND ? RESOURCE_NOT_FOUND : e.code().rpcCode());
+        error.put("message", e.getMessage());
+        error.set("data", e.toJson());
+        return r;
+    }
+
+    private static void answer(RoutingContext ctx, ObjectNode body) {
+        if (ctx.response().ended() || ctx.response().closed()) {
+            return;
+        }
+        ctx.response().setStatusCode(200)
+                .putHeader("Content-Type", "application/json")
+                .putHeader("Cache-Control", "no-store")
+                .end(Buffer.buffer(Json.bytes(body)));
+    }
+
+    static String bearer(RoutingContext ctx) {
+        String auth = ctx.request().getHeader("Authorization");
+        if (auth == null || auth.length() < 7 || !auth.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return null;
+        }
+        String token = auth.substring(7).trim();
+        return token.isEmpty() ? null : token;
+    }
+}

@@ -1,0 +1,20 @@
+package io.monitorbackbone.gateway.service;
+
+/**
+ * Tells when a monitor's state may have changed, so a reader can be woken to look again. A wake-up carries no state:
+ * whoever is woken reads {@code /state} (or pulls) as usual. Today the source is this gateway's tail of the monitor's
+ * log; a projector's state-changed signal can replace it behind this interface.
+ */
+public interface StateChanges {
+
+    /**
+     * Runs {@code listener} after each change of the monitor's state until the returned handle is closed. The
+     * listener runs on the thread that saw the change and must return quickly (schedule, don't work).
+     */
+    Registration subscribe(String monitorId, Runnable listener);
+
+    interface Registration extends AutoCloseable {
+        @Override
+        void close();
+    }
+}
