@@ -109,7 +109,7 @@ public class Lifecycle {
         subscriptions.onRetired((s, reason) -> leaseService.releaseHeldBy(catalog.monitor(s.monitor()), java.util.List.of(s), reason));
         MonitorService monitors = new MonitorService(kafka, catalog, reader, writer, config.registrationToken(), clock);
         monitors.onRetired(m -> leaseService.releaseHeldBy(m, catalog.subscriptionsOf(m.id()), "monitor retired"));
-        stateChanges = new io.monitorbackbone.gateway.kafka.LogStateChanges(catalog::log);
+        stateChanges = new io.monitorbackbone.gateway.kafka.LogStateChanges(catalog);
         ready.complete(new Services(
                 monitors,
                 new PublishService(catalog, writer, clock),

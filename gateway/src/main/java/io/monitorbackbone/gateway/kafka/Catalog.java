@@ -68,7 +68,13 @@ public final class Catalog {
     }
 
     public Cursor apply(String subscriptionId, Cursor cursor) {
-        return cursors.merge(subscriptionId, cursor, Cursor::merge);
+        Cursor merged = cursors.merge(subscriptionId, cursor, Cursor::merge);
+        Subscription s = subscriptions.get(subscriptionId);
+        if (s != null) {
+            // Delivered counts and the last pull are part of the monitor's state.
+            stateChanged(s.monitor());
+        }
+        return merged;
     }
 
     /** @param key {@code <monitor>\u0000<subject>}, as the leases service keys its table */
@@ -98,6 +104,10 @@ public final class Catalog {
         synchronized (stateProgress) {
             stateProgress.notifyAll();
         }
+        stateChanged(monitorId);
+    }
+
+    private void stateChanged(String monitorId) {
         for (Consumer<String> listener : stateListeners) {
             listener.accept(monitorId);
         }
@@ -133,8 +143,9 @@ public final class Catalog {
     }
 
     /**
-     * Called with a monitor's id each time the projector publishes a new fold of it: the state-changed signal that
-     * wakes readers, at most once per projector commit interval per monitor. Listeners must not block.
+     * Called with a monitor's id each time the projector publishes a new fold of it (at most once per projector commit
+     * interval per monitor) and each time one of its subscriptions' cursors moves: the state-changed signal that wakes
+     * readers. Listeners must not block.
      */
     public void onStateChanged(Consumer<String> listener) {
         stateListeners.add(listener);

@@ -2,36 +2,51 @@ package io.monitorbackbone.gateway.kafka;
 
 import io.monitorbackbone.gateway.service.StateChanges;
 
-import java.util.function.Function;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * State changes as this gateway's tail sees them: every append to a monitor's log. That covers definition changes
- * too, since each one is followed by its {@code configured} row. It does not cover a cursor moved by an ack alone.
+ * A monitor's state changes as this gateway sees them: every append to its log (at once, before the projector has
+ * folded it), every fold the projector publishes to {@code mp.state}, and every move of one of its subscriptions'
+ * cursors (delivered counts and the last pull), the last two from {@link Catalog#onStateChanged}. No polling.
  */
 public final class LogStateChanges implements StateChanges {
-    private final Function<String, MonitorLog> logs;
+    private final Catalog catalog;
+    private final Map<String, Set<Watch>> watches = new ConcurrentHashMap<>();
 
-    public LogStateChanges(Function<String, MonitorLog> logs) {
-        this.logs = logs;
+    public LogStateChanges(Catalog catalog) {
+        this.catalog = catalog;
+        catalog.onStateChanged(this::fire);
     }
 
     @Override
     public Registration subscribe(String monitorId, Runnable listener) {
-        Watch watch = new Watch(logs.apply(monitorId), listener);
+        Watch watch = new Watch(monitorId, catalog.log(monitorId), listener);
+        watches.computeIfAbsent(monitorId, id -> ConcurrentHashMap.newKeySet()).add(watch);
         watch.arm();
         return watch;
+    }
+
+    private void fire(String monitorId) {
+        Set<Watch> set = watches.get(monitorId);
+        if (set != null) {
+            set.forEach(Watch::fire);
+        }
     }
 
     /**
      * Waits on the log's append signal and re-arms on each firing. The log installs the next signal before it fires
      * the current one, so re-arming from inside the callback cannot miss an append.
      */
-    private static final class Watch implements Registration {
+    private final class Watch implements Registration {
+        private final String monitorId;
         private final MonitorLog log;
         private final Runnable listener;
         private volatile boolean closed;
 
-        Watch(MonitorLog log, Runnable listener) {
+        Watch(String monitorId, MonitorLog log, Runnable listener) {
+            this.monitorId = monitorId;
             this.log = log;
             this.listener = listener;
         }
@@ -42,15 +57,23 @@ public final class LogStateChanges implements StateChanges {
             }
             log.nextAppend().thenRun(() -> {
                 arm();
-                if (!closed) {
-                    listener.run();
-                }
+                fire();
             });
+        }
+
+        void fire() {
+            if (!closed) {
+                listener.run();
+            }
         }
 
         @Override
         public void close() {
             closed = true;
+            Set<Watch> set = watches.get(monitorId);
+            if (set != null) {
+                set.remove(this);
+            }
         }
     }
 }

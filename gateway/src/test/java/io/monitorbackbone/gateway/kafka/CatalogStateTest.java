@@ -51,4 +51,18 @@ class CatalogStateTest {
         assertThat(waiting.get(10, TimeUnit.SECONDS).lastSeq()).isEqualTo(3);
         assertThat(catalog.awaitState("m", 9, Duration.ofMillis(50)).lastSeq()).as("serves what it has").isEqualTo(3);
     }
+
+    @Test
+    void aMovedCursorSignalsItsMonitorSinceDeliveredCountsAndPullsArePartOfTheState() {
+        Catalog catalog = new Catalog(8);
+        List<String> changed = new ArrayList<>();
+        catalog.onStateChanged(changed::add);
+        catalog.apply(new io.monitorbackbone.protocol.Subscription("sub-1", "m", "agent:r", Json.object(), List.of("observe"),
+                "none", "pull", null, null, "2026-11-29T18:00:00.000Z", true, "hash"));
+
+        catalog.apply("sub-1", io.monitorbackbone.protocol.Cursor.start(1, "2026-11-29T18:00:00.000Z"));
+        catalog.apply("sub-unknown", io.monitorbackbone.protocol.Cursor.start(1, "2026-11-29T18:00:00.000Z"));
+
+        assertThat(changed).containsExactly("m");
+    }
 }
