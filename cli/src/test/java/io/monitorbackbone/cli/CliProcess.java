@@ -38,9 +38,6 @@ final class CliProcess implements AutoCloseable {
     private final Thread stderrReader;
 
     private CliProcess(List<String> command, Map<String, String> env) {
-        if (!Files.isRegularFile(JAR)) {
-            throw new IllegalStateException("no cli jar at " + JAR.toAbsolutePath() + ": package the cli module first");
-        }
         this.command = command;
         ProcessBuilder builder = new ProcessBuilder(command);
         // Only what the test chose: an MP_BASE or MP_TOKEN of the machine must not leak into a test.
@@ -84,12 +81,20 @@ final class CliProcess implements AutoCloseable {
     }
 
     static CliProcess start(Map<String, String> env, String... args) {
+        if (!Files.isRegularFile(JAR)) {
+            throw new IllegalStateException("no cli jar at " + JAR.toAbsolutePath() + ": package the cli module first");
+        }
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(JVM_OPTIONS);
         command.addAll(List.of("-jar", JAR.toString()));
         command.addAll(List.of(args));
         return new CliProcess(command, env);
+    }
+
+    /** Any command line, e.g. the repository's {@code ./mp} script; stdout and stderr are read the same way. */
+    static CliProcess startCommand(List<String> command, Map<String, String> env) {
+        return new CliProcess(List.copyOf(command), env);
     }
 
     /** Runs {@code mp <args>} to its end. */
@@ -188,7 +193,7 @@ final class CliProcess implements AutoCloseable {
     }
 
     private String transcript() {
-        return "\n---- " + String.join(" ", command.subList(command.indexOf("-jar") + 2, command.size())) + " ----\nstdout:\n  "
+        return "\n---- " + String.join(" ", command) + " ----\nstdout:\n  "
                 + String.join("\n  ", stdout) + "\nstderr:\n  " + stderr.toString().strip().replace("\n", "\n  ");
     }
 

@@ -3,6 +3,9 @@ package io.monitorbackbone.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -91,6 +94,18 @@ class CommandsIT {
         assertThat(noToken.stderr()).contains("needs a token");
         assertThat(badJson.exit()).isEqualTo(2);
         assertThat(badJson.stderr()).contains("--data is not valid JSON");
+    }
+
+    @Test
+    void theRepositorysMpScriptHandsClientCommandsToTheJar() {
+        Path script = Path.of(System.getProperty("mp.repo.root"), "mp");
+        CliProcess.Finished listed;
+        try (CliProcess p = CliProcess.startCommand(List.of(script.toString(), "monitors"), Map.of("MP_BASE", base.toString()))) {
+            listed = p.finish();
+        }
+
+        assertThat(listed.exit()).as(listed.stderr()).isZero();
+        assertThat(json(listed).has("monitors")).isTrue();
     }
 
     private String ok(String... args) {
