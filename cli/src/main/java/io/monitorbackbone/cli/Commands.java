@@ -1,5 +1,6 @@
 package io.monitorbackbone.cli;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -78,7 +79,7 @@ final class Commands {
             }
             String path = "subscriptions/" + Api.segment(subscription) + "/pull" + (query.isEmpty() ? "" : "?" + String.join("&", query));
             long timeout = Api.DEFAULT_TIMEOUT.toSeconds() + (waitSeconds == null ? 0 : waitSeconds);
-            return Answers.print(spec, api, api.get(path, server.requiredToken(), java.time.Duration.ofSeconds(timeout)));
+            return Answers.print(spec, api, api.get(path, server.requiredToken(), Duration.ofSeconds(timeout)));
         }
     }
 

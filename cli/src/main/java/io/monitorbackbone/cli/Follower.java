@@ -66,8 +66,19 @@ final class Follower {
         this.catching = options.catchUp();
     }
 
-    /** Returns the exit status: only {@code --once}, a retired subscription or a refusal end the loop. */
+    /**
+     * Returns the exit status: only {@code --once}, a retired subscription, a refusal or a closed stdout end the loop.
+     */
     int run() throws InterruptedException {
+        try {
+            return follow();
+        } catch (ReaderGone e) {
+            // Whoever read the lines has gone (the monitor tool stopped): stop, and ack nothing that was not seen.
+            return Exit.OK;
+        }
+    }
+
+    private int follow() throws InterruptedException {
         while (true) {
             String path = pullPath();
             Duration timeout = Duration.ofSeconds(currentWait()).plus(PULL_MARGIN);
@@ -260,8 +271,18 @@ final class Follower {
         return query.find() ? URLDecoder.decode(query.group(1), UTF_8) : null;
     }
 
+    /** A PrintWriter never throws; a line that could not be written must still stop an --ack-on-print. */
     private void print(String line) {
         out.println(line);
         out.flush();
+        if (out.checkError()) {
+            throw new ReaderGone();
+        }
+    }
+
+    private static final class ReaderGone extends RuntimeException {
+        ReaderGone() {
+            super("stdout is closed", null, false, false);
+        }
     }
 }

@@ -81,15 +81,21 @@ final class CliProcess implements AutoCloseable {
     }
 
     static CliProcess start(Map<String, String> env, String... args) {
+        List<String> command = new ArrayList<>(javaCommand());
+        command.addAll(List.of(args));
+        return new CliProcess(command, env);
+    }
+
+    /** {@code java ... -jar mp.jar}, what {@code mp} stands for in a command line. */
+    static List<String> javaCommand() {
         if (!Files.isRegularFile(JAR)) {
             throw new IllegalStateException("no cli jar at " + JAR.toAbsolutePath() + ": package the cli module first");
         }
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(JVM_OPTIONS);
-        command.addAll(List.of("-jar", JAR.toString()));
-        command.addAll(List.of(args));
-        return new CliProcess(command, env);
+        command.addAll(List.of("-jar", JAR.toAbsolutePath().toString()));
+        return command;
     }
 
     /** Any command line, e.g. the repository's {@code ./mp} script; stdout and stderr are read the same way. */
@@ -180,6 +186,8 @@ final class CliProcess implements AutoCloseable {
 
     @Override
     public void close() {
+        // A shell's children first: killing only the shell would leave them running.
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
         try {
             process.waitFor(10, TimeUnit.SECONDS);

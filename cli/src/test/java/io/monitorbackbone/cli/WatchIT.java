@@ -104,6 +104,27 @@ class WatchIT {
     }
 
     @Test
+    void aWatchWhoseReaderHasGoneStopsAndAcksNothingEvenWithAckOnPrint() {
+        Fixture.Monitor m = fixture.monitor("gone");
+        fixture.publish(m, "unseen");
+        Fixture.Reader reader = fixture.subscribe(m, "agent:vanished");
+        // `| true` closes the pipe at once: the watch's first line meets a reader that is gone.
+        String watch = String.join(" ", CliProcess.javaCommand()) + " watch --subscription " + reader.subscription()
+                + " --token " + reader.token() + " --ack-on-print";
+
+        CliProcess.Finished shell;
+        try (CliProcess p = CliProcess.startCommand(List.of("bash", "-c", watch + " | true; exit ${PIPESTATUS[0]}"),
+                Map.of("MP_BASE", fixture.base().toString()))) {
+            shell = p.finish();
+        }
+
+        assertThat(shell.exit()).as(shell.stderr()).isZero();
+        Http.Response pulled = fixture.pull(reader);
+        assertThat(pulled.json().get("cursor").asLong()).as("the server's cursor").isZero();
+        assertThat(subjectsOf(pulled)).contains("unseen");
+    }
+
+    @Test
     void aLiveWatchPrintsWhatIsPublishedWhileItWaits() {
         Fixture.Monitor m = fixture.monitor("live");
         Fixture.Reader reader = fixture.subscribe(m, "agent:live");
@@ -200,6 +221,12 @@ class WatchIT {
         try (CliProcess p = CliProcess.start(env, args)) {
             return p.finish();
         }
+    }
+
+    private static List<String> subjectsOf(Http.Response pulled) {
+        List<String> subjects = new java.util.ArrayList<>();
+        pulled.json().get("observations").forEach(o -> subjects.add(o.path("subject").asText()));
+        return subjects;
     }
 
     static List<String> subjects(List<String> lines) {
