@@ -230,7 +230,7 @@ final class Follower {
             problem = e.getMessage();
         }
         if (!down) {
-            print(Lines.down(problem));
+            print(Lines.down(problem, !options.once()));
             down = true;
         }
         if (!options.once()) {

@@ -67,8 +67,8 @@ final class Lines {
         return "RETIRED";
     }
 
-    static String down(String reason) {
-        return "DOWN " + oneLine(reason) + "; retrying, nothing is lost while the server is away";
+    static String down(String reason, boolean retrying) {
+        return "DOWN " + oneLine(reason) + (retrying ? "; retrying, nothing is lost while the server is away" : "; not retrying (--once)");
     }
 
     static String up(Long resumeAt) {

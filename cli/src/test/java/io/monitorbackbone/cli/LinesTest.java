@@ -85,7 +85,8 @@ class LinesTest {
         assertThat(Lines.idle(5000, 1000, true)).isEqualTo("HEAD 5000 LAG 1000+");
         assertThat(Lines.expired(4, 0L)).isEqualTo("EXPIRED retention_floor=4 requested=0");
         assertThat(Lines.state("ci", state)).isEqualTo("STATE monitor=ci live=true reason=- head=9 retention_floor=4 gaps=single_actor,no_subscribers");
-        assertThat(Lines.down("cannot connect\nto x")).isEqualTo("DOWN cannot connect to x; retrying, nothing is lost while the server is away");
+        assertThat(Lines.down("cannot connect\nto x", true)).isEqualTo("DOWN cannot connect to x; retrying, nothing is lost while the server is away");
+        assertThat(Lines.down("cannot connect", false)).isEqualTo("DOWN cannot connect; not retrying (--once)");
         assertThat(Lines.up(7L)).isEqualTo("UP the server answers again; resuming at 7");
         assertThat(Lines.error(401, "{\"code\":\"UNAUTHORIZED\"}\n")).isEqualTo("ERROR 401 {\"code\":\"UNAUTHORIZED\"}");
     }

@@ -210,7 +210,7 @@ class WatchIT {
         CliProcess.Finished watched = CliProcess.run(nowhere, "watch", "--subscription", "sub-x", "--token", "t", "--once");
 
         assertThat(watched.exit()).isEqualTo(3);
-        assertThat(watched.stdout()).singleElement().asString().startsWith("DOWN ").contains("connection refused");
+        assertThat(watched.stdout()).singleElement().asString().startsWith("DOWN ").contains("connection refused").endsWith("not retrying (--once)");
     }
 
     private CliProcess.Finished watchOnce(Fixture.Reader reader) {
