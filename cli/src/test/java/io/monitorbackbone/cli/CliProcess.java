@@ -161,7 +161,11 @@ final class CliProcess implements AutoCloseable {
 
     /** Waits for the exit and for everything the process printed. */
     Finished finish() {
-        int exit = awaitExit(Duration.ofSeconds(60));
+        return finish(Duration.ofSeconds(60));
+    }
+
+    Finished finish(Duration timeout) {
+        int exit = awaitExit(timeout);
         try {
             String line;
             do {
