@@ -53,6 +53,8 @@ class McpIT {
 
         assertThat(client.getServerInfo().name()).isEqualTo("monitor-backbone");
         assertThat(client.getServerCapabilities().resources().subscribe()).isTrue();
+        assertThat(http.get("/mp/v0/discover", null).json().at("/capabilities/feeds/mcp").asBoolean())
+                .as("discover announces the MCP feed").isTrue();
         assertThat(tools.tools()).extracting(McpSchema.Tool::name).containsExactlyInAnyOrderElementsOf(TOOLS);
         for (McpSchema.Tool tool : tools.tools()) {
             assertThat(tool.description()).as(tool.name()).isNotBlank();

@@ -21,7 +21,7 @@ public final class Discover {
         ObjectNode feeds = caps.putObject("feeds");
         feeds.put("pull", true);
         feeds.put("http", false);
-        feeds.put("mcp", false);
+        feeds.put("mcp", true);
         feeds.put("sse", true);
         ObjectNode leases = caps.putObject("leases");
         leases.put("delivery_count_limit", Limits.DELIVERY_COUNT_LIMIT);
