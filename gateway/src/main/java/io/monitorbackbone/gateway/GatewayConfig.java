@@ -64,6 +64,13 @@ public interface GatewayConfig {
         @WithDefault("8")
         int projectorPartitions();
 
+        /**
+         * How often the leases service commits its transaction: a lease reply is visible (read committed) only then,
+         * so this bounds the time a claim waits; shorter costs a transaction per interval under load.
+         */
+        @WithDefault("10")
+        long leaseCommitMs();
+
         /** Partitions of the lease command and reply topics: how far the leases service can spread. */
         @WithDefault("3")
         int leasePartitions();

@@ -66,7 +66,8 @@ public class Lifecycle {
         leases = io.monitorbackbone.leases.LeaseApp.create(new io.monitorbackbone.leases.LeaseApp.Settings(
                 kafka.bootstrapServers(), config.data().resolve("streams").resolve("leases-" + port).toAbsolutePath(),
                 // Static membership: a restarted gateway takes its lease tasks back without waiting out a session.
-                "gateway-" + port, config.kafka().leasePartitions(), config.kafka().replicationFactor(), 100));
+                "gateway-" + port, config.kafka().leasePartitions(), config.kafka().replicationFactor(),
+                config.kafka().leaseCommitMs()));
         if (config.hostProjector()) {
             // Folds every monitor's log into mp.state (created above with the tables), which the follower reads.
             projector = io.monitorbackbone.projector.ProjectorApp.create(io.monitorbackbone.projector.ProjectorConfig.hosted(
@@ -100,7 +101,7 @@ public class Lifecycle {
         Clock clock = Clock.systemUTC();
         SubscriptionService subscriptions = new SubscriptionService(catalog, reader, writer, clock);
         leases.start();
-        leaseClient = new LeaseClient(kafka.newConsumer("mp-lease-replies"), kafka.producer(),
+        leaseClient = new LeaseClient(kafka.newConsumer("mp-lease-replies", 10), kafka.producer(),
                 io.monitorbackbone.leases.LeaseTopology.COMMANDS, io.monitorbackbone.leases.LeaseTopology.REPLIES);
         leaseClient.start().get(60, TimeUnit.SECONDS);
         sweeper = new Sweeper(kafka.newGroupConsumer("mp-sweeper", Sweeper.TOPIC), catalog, subscriptions, clock);

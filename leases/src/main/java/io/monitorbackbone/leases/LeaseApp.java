@@ -104,6 +104,9 @@ public final class LeaseApp {
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) settings.replicationFactor());
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, settings.commitIntervalMs());
+        // The thread commits only between polls: with nothing more to read, a poll of the default 100 ms would hold a
+        // decided reply back that long whatever the commit interval.
+        p.put(StreamsConfig.POLL_MS_CONFIG, Math.max(1, Math.min(100, settings.commitIntervalMs())));
         // A command nobody can read cannot be answered either; the gateway gives up on it after its timeout.
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
         if (settings.instanceId() != null) {

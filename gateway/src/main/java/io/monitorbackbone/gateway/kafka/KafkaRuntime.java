@@ -155,13 +155,18 @@ public final class KafkaRuntime implements AutoCloseable {
     }
 
     public KafkaConsumer<byte[], byte[]> newConsumer(String clientId) {
+        return newConsumer(clientId, 100);
+    }
+
+    /** @param fetchMaxWaitMs how long the broker holds a fetch that finds nothing new (a marker may end it sooner) */
+    public KafkaConsumer<byte[], byte[]> newConsumer(String clientId, int fetchMaxWaitMs) {
         Map<String, Object> c = new HashMap<>();
         c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
-        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, fetchMaxWaitMs);
         return new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
