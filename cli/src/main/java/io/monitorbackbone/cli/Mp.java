@@ -32,6 +32,7 @@ import picocli.CommandLine.Spec;
                 Commands.State.class,
                 Commands.Monitors.class,
                 MonitorCommand.class,
+                McpCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Mp implements Callable<Integer> {
 
