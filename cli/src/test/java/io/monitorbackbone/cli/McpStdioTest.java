@@ -32,7 +32,8 @@ class McpStdioTest {
     /** Records what the loop asked of the server and answers from a table. */
     static final class FakeRemote implements McpStdio.Remote {
         final List<JsonNode> rpcRequests = new CopyOnWriteArrayList<>();
-        final List<String> bearers = new CopyOnWriteArrayList<>();
+        /** "method bearer" of every call. */
+        final List<String> calls = new CopyOnWriteArrayList<>();
         final List<String> gets = new CopyOnWriteArrayList<>();
         final Map<String, Api.Reply> getReplies = new ConcurrentHashMap<>();
         Function<JsonNode, Api.Reply> rpc = request -> reply(200, "{\"jsonrpc\":\"2.0\",\"id\":" + request.get("id")
@@ -41,7 +42,7 @@ class McpStdioTest {
         @Override
         public Api.Reply rpc(ObjectNode request, String bearer, Duration timeout) {
             rpcRequests.add(request);
-            bearers.add(String.valueOf(bearer));
+            calls.add(request.get("method").asText() + " " + bearer);
             return rpc.apply(request);
         }
 
@@ -103,9 +104,11 @@ class McpStdioTest {
                 call(2, "monitor_state", "{\"monitor\":\"m-1\"}"),
                 call(3, "monitor_ack", "{\"subscription\":\"s-1\",\"cursor\":4,\"token\":\"sub-token\",\"filter\":null}"));
 
-        assertThat(remote.rpcRequests).extracting(r -> r.get("method").asText()).containsExactly("monitors/state", "feeds/ack");
-        assertThat(remote.rpcRequests.get(0).get("params")).isEqualTo(Json.read("{\"id\":\"m-1\"}".getBytes(UTF_8)));
-        assertThat(remote.bearers).containsExactly("default-token", "sub-token");
+        // the two calls run side by side: their order is not fixed
+        assertThat(remote.calls).containsExactlyInAnyOrder("monitors/state default-token", "feeds/ack sub-token");
+        assertThat(remote.rpcRequests).extracting(r -> r.get("params")).contains(
+                Json.read("{\"id\":\"m-1\"}".getBytes(UTF_8)),
+                Json.read("{\"subscription\":\"s-1\",\"cursor\":4}".getBytes(UTF_8)));
         JsonNode answered = byId(out, 2);
         assertThat(answered.at("/result/isError").asBoolean()).isFalse();
         assertThat(answered.at("/result/structuredContent/ok").asBoolean()).isTrue();
