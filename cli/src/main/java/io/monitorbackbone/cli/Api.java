@@ -79,13 +79,17 @@ final class Api {
     }
 
     Reply post(String path, JsonNode body, String bearer) {
+        return post(path, body, bearer, DEFAULT_TIMEOUT);
+    }
+
+    Reply post(String path, JsonNode body, String bearer, Duration timeout) {
         String text;
         try {
             text = Json.MAPPER.writeValueAsString(body);
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("cannot write the request body", e);
         }
-        return send(request(path, bearer, DEFAULT_TIMEOUT)
+        return send(request(path, bearer, timeout)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(text, UTF_8)));
     }

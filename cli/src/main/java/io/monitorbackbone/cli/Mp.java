@@ -33,6 +33,7 @@ import picocli.CommandLine.Spec;
                 Commands.Monitors.class,
                 MonitorCommand.class,
                 ConformCommand.class,
+                McpCommand.class,
                 CommandLine.HelpCommand.class})
 public final class Mp implements Callable<Integer> {
 

@@ -38,6 +38,10 @@ final class CliProcess implements AutoCloseable {
     private final Thread stderrReader;
 
     private CliProcess(List<String> command, Map<String, String> env) {
+        this(command, env, false);
+    }
+
+    private CliProcess(List<String> command, Map<String, String> env, boolean keepStdin) {
         this.command = command;
         ProcessBuilder builder = new ProcessBuilder(command);
         // Only what the test chose: an MP_BASE or MP_TOKEN of the machine must not leak into a test.
@@ -48,11 +52,9 @@ final class CliProcess implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot run " + command, e);
         }
-        try {
+        if (!keepStdin) {
             // Nothing is typed: a command that reads its body from stdin sees the end at once.
-            process.getOutputStream().close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            closeStdin();
         }
         daemon("stdout", () -> {
             try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), UTF_8))) {
@@ -84,6 +86,32 @@ final class CliProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(javaCommand());
         command.addAll(List.of(args));
         return new CliProcess(command, env);
+    }
+
+    /** {@code mp <args>} with stdin open: the test writes lines to it with {@link #send} (e.g. {@code mp mcp}). */
+    static CliProcess startInteractive(Map<String, String> env, String... args) {
+        List<String> command = new ArrayList<>(javaCommand());
+        command.addAll(List.of(args));
+        return new CliProcess(command, env, true);
+    }
+
+    /** One line on the process's stdin, flushed. */
+    void send(String line) {
+        try {
+            process.getOutputStream().write((line + "\n").getBytes(UTF_8));
+            process.getOutputStream().flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write to the stdin of " + command, e);
+        }
+    }
+
+    /** Ends the process's stdin, as a host does to stop a stdio server. */
+    void closeStdin() {
+        try {
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** {@code java ... -jar mp.jar}, what {@code mp} stands for in a command line. */

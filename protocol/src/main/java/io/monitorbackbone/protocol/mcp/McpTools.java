@@ -1,4 +1,4 @@
-package io.monitorbackbone.gateway.mcp;
+package io.monitorbackbone.protocol.mcp;
 
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
@@ -18,8 +18,9 @@ import java.util.Set;
 /**
  * The MCP tools as data: name, description and input schema, written for a model reading a tool list, and how a
  * call's arguments become a JSON-RPC method call of the protocol ({@code monitors/*}, {@code feeds/*},
- * {@code leases/*}). Nothing here knows Quarkus or Kafka: the gateway runs the call against its services, and a stdio
- * server could send the same call to any server's {@code POST /mp/v0/rpc}.
+ * {@code leases/*}). Nothing here knows Quarkus or Kafka: the gateway's {@code /mcp} runs the call against its
+ * services, and {@code mp mcp} (the cli's stdio server) sends the same call to a server's {@code POST /mp/v0/rpc}, so
+ * both list exactly these tools.
  */
 public final class McpTools {
     /** MCP clients give up on a request after about a minute; a long-poll must answer well before. */

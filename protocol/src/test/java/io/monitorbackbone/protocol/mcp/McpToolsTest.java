@@ -1,4 +1,4 @@
-package io.monitorbackbone.gateway.mcp;
+package io.monitorbackbone.protocol.mcp;
 
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
