@@ -32,6 +32,9 @@ import java.util.List;
  * @param lastSourceContact when the last producer publish reached the log (its append time when known, else its
  *                          {@code time})
  * @param unprovenanced     rows without {@code data.provenance.origin} (bridged records, foreign producers)
+ * @param types             the distinct types the log has carried, sorted, at most {@link #MAX_TYPES}: what a filter
+ *                          may name besides the declared ones
+ * @param typesOverflow     more distinct types than {@link #MAX_TYPES} were seen, so {@code types} is not all of them
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -39,10 +42,13 @@ import java.util.List;
 public record Aggregate(long observations, long rejected, long acted, long firstSeq, long lastSeq, String lastTime,
                         String lastType, String lastSourceTime, String lastSourceContact, long unprovenanced,
                         Actors actors, Contradictions contradictions, Corroboration corroboration,
-                        TrackRecord trackRecord, Independence independence) {
+                        TrackRecord trackRecord, Independence independence, List<String> types,
+                        boolean typesOverflow) {
+
+    public static final int MAX_TYPES = 128;
 
     public static final Aggregate EMPTY = new Aggregate(0, 0, 0, 0, 0, null, null, null, null, 0, Actors.NONE,
-            Contradictions.NONE, Corroboration.NONE, TrackRecord.NONE, Independence.UNDECLARED);
+            Contradictions.NONE, Corroboration.NONE, TrackRecord.NONE, Independence.UNDECLARED, List.of(), false);
 
     public Aggregate {
         actors = actors == null ? Actors.NONE : actors;
@@ -50,6 +56,7 @@ public record Aggregate(long observations, long rejected, long acted, long first
         corroboration = corroboration == null ? Corroboration.NONE : corroboration;
         trackRecord = trackRecord == null ? TrackRecord.NONE : trackRecord;
         independence = independence == null ? Independence.UNDECLARED : independence;
+        types = types == null ? List.of() : List.copyOf(types);
     }
 
     /** {@link #apply(long, ObjectNode, Instant)} without the append time: source contact is the observation's time. */
@@ -89,7 +96,23 @@ public record Aggregate(long observations, long rejected, long acted, long first
                 contradictions.apply(row),
                 corroboration.apply(row, actor),
                 trackRecord.apply(row, actor, first),
-                nextIndependence);
+                nextIndependence,
+                withType(row.type()),
+                typesOverflow || (row.type() != null && !types.contains(row.type()) && types.size() >= MAX_TYPES));
+    }
+
+    private List<String> withType(String type) {
+        if (type == null || types.size() >= MAX_TYPES) {
+            return types;
+        }
+        int at = java.util.Collections.binarySearch(types, type);
+        if (at >= 0) {
+            return types;
+        }
+        List<String> next = new java.util.ArrayList<>(types.size() + 1);
+        next.addAll(types);
+        next.add(-at - 1, type);
+        return next;
     }
 
     public long contradictionsOpen() {

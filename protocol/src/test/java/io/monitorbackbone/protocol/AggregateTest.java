@@ -182,11 +182,31 @@ class AggregateTest {
     }
 
     @Test
+    void theTypesTheLogCarriedAreKeptSortedOnceEachUpToTheBound() {
+        LogFixture log = LogFixture.of(PLAIN, false)
+                .publish("{\"type\":\"demo.b\"}")
+                .publish("{\"type\":\"demo.a\"}")
+                .publish("{\"type\":\"demo.b\"}");
+
+        assertThat(log.aggregate().types()).containsExactly("demo.a", "demo.b");
+        assertThat(log.aggregate().typesOverflow()).isFalse();
+
+        for (int i = 0; i < Aggregate.MAX_TYPES; i++) {
+            log.publish("{\"type\":\"demo.t" + i + "\"}");
+        }
+        Aggregate a = log.aggregate();
+        assertThat(a.types()).hasSize(Aggregate.MAX_TYPES).isSorted().doesNotHaveDuplicates();
+        assertThat(a.typesOverflow()).as("more types than the bound").isTrue();
+        assertThat(Aggregate.fromJson(a.toJson())).isEqualTo(a);
+    }
+
+    @Test
     void anOlderSerialFormWithFieldsMissingOrUnknownStillReads() {
         Aggregate a = Aggregate.fromJson("{\"observations\":3,\"last_seq\":3,\"retired_field\":true}".getBytes());
 
         assertThat(a.observations()).isEqualTo(3);
         assertThat(a.actors()).isEqualTo(Actors.NONE);
+        assertThat(a.types()).isEmpty();
         assertThat(a.apply(4, Publications.resolve(LogFixture.of(PLAIN, false).monitor(),
                 LogFixture.body("{\"type\":\"demo.note\"}"), LogFixture.T0).served("w-1", 4, false)).observations()).isEqualTo(4);
     }

@@ -176,6 +176,11 @@ public final class Catalog {
         return cursors.get(subscriptionId);
     }
 
+    /** How many of a log's newest records the follower reads when it starts following it. */
+    int recentWindow() {
+        return Math.max(tailCapacity, MonitorLog.RECENT);
+    }
+
     public MonitorLog log(String monitorId) {
         return logs.computeIfAbsent(monitorId, id -> new MonitorLog(tailCapacity));
     }

@@ -107,7 +107,29 @@ public final class Follower extends ConsumerLoop {
         }
         if (!fresh.isEmpty()) {
             consumer.assign(assigned);
-            consumer.seekToBeginning(fresh);
+            // Only the newest records: the tail, recent subjects and write ids need no more, and a monitor's fold is
+            // the projector's. A log of a million records costs a restart no more than one of a thousand.
+            Map<TopicPartition, Long> begin = uninterrupted(() -> consumer.beginningOffsets(fresh, Duration.ofSeconds(30)));
+            Map<TopicPartition, Long> end = uninterrupted(() -> consumer.endOffsets(fresh, Duration.ofSeconds(30)));
+            for (TopicPartition tp : fresh) {
+                long from = Math.max(begin.getOrDefault(tp, 0L), end.getOrDefault(tp, 0L) - catalog.recentWindow());
+                catalog.log(Topics.monitorOf(tp.topic())).readsFrom(Seq.fromOffset(from));
+                consumer.seek(tp, from);
+            }
+        }
+    }
+
+    /**
+     * A blocking consumer call that a {@link #follow} wake-up must not cut short: the wake-up is for the poll, and
+     * the partitions it announces are picked up before the next one anyway.
+     */
+    private static <T> T uninterrupted(java.util.function.Supplier<T> call) {
+        while (true) {
+            try {
+                return call.get();
+            } catch (org.apache.kafka.common.errors.WakeupException e) {
+                // retried: a wake-up is spent by the call it interrupts
+            }
         }
     }
 

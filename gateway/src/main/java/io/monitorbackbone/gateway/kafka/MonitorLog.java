@@ -30,7 +30,7 @@ public final class MonitorLog {
     }
 
     /** Recent subjects and write ids, bounded: the durable published-subject index is the leases service's. */
-    private static final int RECENT = 4096;
+    static final int RECENT = 4096;
     private final java.util.Map<String, Boolean> recentSubjects = recent();
     private final java.util.Map<String, Long> seqByEventId = recent();
 
@@ -41,6 +41,13 @@ public final class MonitorLog {
                 return size() > RECENT;
             }
         };
+    }
+
+    /** The follower starts reading this log at {@code seq}: nothing before it is in this tail. */
+    synchronized void readsFrom(long seq) {
+        if (tail.isEmpty() && lastSeq < seq) {
+            evictedUpTo = Math.max(evictedUpTo, seq - 1);
+        }
     }
 
     void apply(long seq, io.monitorbackbone.protocol.Draft draft, long appendedAt) {
@@ -138,6 +145,7 @@ public final class MonitorLog {
         return lastSeq;
     }
 
+    /** Types in the records this gateway has read of the log (its newest ones; the projector's fold has the rest). */
     public List<String> seenTypes() {
         return List.copyOf(seenTypes);
     }

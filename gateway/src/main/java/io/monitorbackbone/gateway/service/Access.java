@@ -31,14 +31,28 @@ final class Access {
     io.monitorbackbone.protocol.Filter filter(com.fasterxml.jackson.databind.JsonNode node, Monitor monitor) {
         io.monitorbackbone.gateway.kafka.MonitorLog log = catalog.log(monitor.id());
         try {
-            return io.monitorbackbone.protocol.Filter.parse(node, io.monitorbackbone.protocol.Filter.knownTypes(monitor.types(), log.seenTypes()));
+            return io.monitorbackbone.protocol.Filter.parse(node, knownTypes(monitor, log));
         } catch (ProtocolException e) {
             if (e.code() != ErrorCode.INVALID_FILTER) {
                 throw e;
             }
             reader.bounds(monitor.id()); // returns once this tail has read up to the log's end
-            return io.monitorbackbone.protocol.Filter.parse(node, io.monitorbackbone.protocol.Filter.knownTypes(monitor.types(), log.seenTypes()));
+            return io.monitorbackbone.protocol.Filter.parse(node, knownTypes(monitor, log));
         }
+    }
+
+    /**
+     * Declared types, those the projector's fold has seen in the whole log, and those in the records this gateway has
+     * read; null (no check) once the log carried more types than the fold keeps.
+     */
+    private java.util.List<String> knownTypes(Monitor monitor, io.monitorbackbone.gateway.kafka.MonitorLog log) {
+        io.monitorbackbone.protocol.Aggregate folded = catalog.state(monitor.id());
+        if (folded.typesOverflow()) {
+            return null;
+        }
+        java.util.Set<String> seen = new java.util.TreeSet<>(folded.types());
+        seen.addAll(log.seenTypes());
+        return io.monitorbackbone.protocol.Filter.knownTypes(monitor.types(), seen);
     }
 
     Monitor visibleMonitor(String id, String bearer, String notFound) {
