@@ -26,7 +26,9 @@ class BenchQuickIT {
                 "root", Path.of("..").toAbsolutePath().normalize().toString()));
 
         assertThat(r.get("errors").asLong()).as(r.toPrettyString()).isZero();
-        assertThat(Api.JSON.readTree(Files.readString(out))).isEqualTo(r);
+        JsonNode written = Api.JSON.readTree(Files.readString(out));
+        assertThat(written.get("id")).isEqualTo(r.get("id"));
+        assertThat(written.get("scenarios").toString()).isEqualTo(r.get("scenarios").toString());
         JsonNode s = r.get("scenarios");
         assertThat(s.fieldNames()).toIterable().containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6", "7", "8");
         List<String> numbers = List.of("/1/p50_ms", "/1/p99_ms", "/2/one_monitor/requests_per_s", "/2/16_monitors/p99_ms",
