@@ -32,6 +32,7 @@ public final class Bench {
               --quick      small counts: a smoke test of the harness and the server, not a measurement
               --base       load this server instead of starting one; --kafka names its broker (needed by 5 with two
                            gateways and by 8); 7 needs servers this run starts
+              --backlog    observations scenario 3 drains (default 100,000; 2,000 with --quick)
               --out        the JSON results (default bench/target/results/<date>-<commit>.json)
               --docs       the Markdown file whose section for this date and commit is added or replaced (default
                            docs/benchmarks.md for a full run, none for --quick)
@@ -91,7 +92,8 @@ public final class Bench {
                 + root.relativize(jar.toAbsolutePath()) + ", embedded broker, fresh data directory, free ports");
         ObjectNode scenarios = r.putObject("scenarios");
         long t0 = System.nanoTime();
-        Scenarios.Sizes sizes = quick ? Scenarios.Sizes.quick() : Scenarios.Sizes.full();
+        Scenarios.Sizes preset = quick ? Scenarios.Sizes.quick() : Scenarios.Sizes.full();
+        Scenarios.Sizes sizes = o.containsKey("backlog") ? preset.withBacklog(Long.parseLong(o.get("backlog"))) : preset;
         String runTag = Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36);
         boolean failed = false;
         try (Servers servers = new Servers(jar, jvm, base, o.get("kafka"))) {
@@ -213,7 +215,7 @@ public final class Bench {
             }
         }
         List<String> known = new ArrayList<>(flags);
-        known.addAll(List.of("scenarios", "base", "kafka", "out", "docs", "server-opts", "jar", "root"));
+        known.addAll(List.of("backlog", "scenarios", "base", "kafka", "out", "docs", "server-opts", "jar", "root"));
         for (String k : o.keySet()) {
             if (!known.contains(k)) {
                 throw new BenchError("unknown option --" + k + "\n" + USAGE);

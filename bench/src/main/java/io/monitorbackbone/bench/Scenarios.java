@@ -22,6 +22,11 @@ final class Scenarios {
                     1_000, 1_000_000, 2_000, 1_000, 10);
         }
 
+        Sizes withBacklog(long n) {
+            return new Sizes(seqWarm, seqN, warm, window, connections, n, wakeRounds, claimWarm, claimN, flatSmall, flatBig,
+                    flatSamples, memMonitors, memSubs);
+        }
+
         static Sizes quick() {
             return new Sizes(100, 300, Duration.ofMillis(500), Duration.ofSeconds(2), 16, 2_000, 10, 3, 20, 200, 2_000,
                     100, 20, 10);
