@@ -23,17 +23,21 @@ final class JfrSummary {
 
     public static void main(String[] args) throws IOException {
         if (args.length < 1) {
-            System.err.println("usage: ./mp bench --jfr-summary FILE.jfr [top]");
+            System.err.println("usage: ./mp bench --jfr-summary FILE.jfr [top [from-epoch-ms to-epoch-ms]]");
             return;
         }
         int top = args.length > 1 ? Integer.parseInt(args[1]) : 20;
+        // A scenario's window, as the bench prints it, so start-up and loading are left out.
+        long from = args.length > 3 ? Long.parseLong(args[2]) : Long.MIN_VALUE;
+        long to = args.length > 3 ? Long.parseLong(args[3]) : Long.MAX_VALUE;
         Map<String, Long> groups = new HashMap<>();
         Map<String, Long> threads = new HashMap<>();
         Map<String, Long> leaves = new HashMap<>();
         Map<String, Long> ours = new HashMap<>();
         long total = 0;
         for (RecordedEvent e : RecordingFile.readAllEvents(Path.of(args[0]))) {
-            if (!e.getEventType().getName().equals("jdk.ExecutionSample") || e.getStackTrace() == null) {
+            if (!e.getEventType().getName().equals("jdk.ExecutionSample") || e.getStackTrace() == null
+                    || e.getStartTime().toEpochMilli() < from || e.getStartTime().toEpochMilli() > to) {
                 continue;
             }
             total++;

@@ -24,7 +24,7 @@ final class Load {
     }
 
     /** What a timed window did; {@code clientCpu} and {@code serverCpu} are CPU seconds spent during it. */
-    record Result(long ok, long errors, List<String> errorSamples, Latencies latencies, double seconds, double clientCpu,
+    record Result(long fromEpochMs, long ok, long errors, List<String> errorSamples, Latencies latencies, double seconds, double clientCpu,
                   double serverCpu, int reconnects) {
 
         double perSecond() {
@@ -42,6 +42,8 @@ final class Load {
             into.put("client_cpu_s", Latencies.round(clientCpu));
             into.put("server_cpu_s", Latencies.round(serverCpu));
             into.put("reconnects", reconnects);
+            into.put("from_epoch_ms", fromEpochMs);
+            into.put("to_epoch_ms", fromEpochMs + Math.round(seconds * 1000));
         }
     }
 
@@ -97,6 +99,7 @@ final class Load {
             worker.start();
         }
         sleepUntil(measureFrom);
+        long fromEpochMs = System.currentTimeMillis();
         double client0 = clientCpuSeconds();
         double server0 = server.cpuSeconds();
         long okBefore = ok.get();
@@ -112,7 +115,7 @@ final class Load {
         if (okBefore != 0) {
             throw new IllegalStateException("a measured answer before the window opened");
         }
-        return new Result(ok.get(), errors.get(), List.copyOf(samples), Latencies.merge(perThread), window.toNanos() / 1e9,
+        return new Result(fromEpochMs, ok.get(), errors.get(), List.copyOf(samples), Latencies.merge(perThread), window.toNanos() / 1e9,
                 client1 - client0, server1 - server0, (int) reconnects.get());
     }
 

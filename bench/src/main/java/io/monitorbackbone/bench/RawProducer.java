@@ -130,6 +130,43 @@ final class RawProducer {
         out.put("errors", errors.get());
     }
 
+    /**
+     * Appends {@code n} copies of the monitor's last record to its own log, as fast as the broker takes them: the
+     * bytes the gateway wrote for a publish, each with a fresh {@code ce_id} (the follower indexes writes by it).
+     * Returns the seconds taken.
+     */
+    static double fill(String bootstrap, String monitorId, long n) {
+        String topic = "mp.obs." + monitorId;
+        ConsumerRecord<byte[], byte[]> sample = lastRecord(bootstrap, topic);
+        Semaphore inFlight = new Semaphore(4096);
+        AtomicLong errors = new AtomicLong();
+        long t0 = System.nanoTime();
+        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
+            for (long i = 0; i < n; i++) {
+                org.apache.kafka.common.header.internals.RecordHeaders headers = new org.apache.kafka.common.header.internals.RecordHeaders();
+                for (org.apache.kafka.common.header.Header h : sample.headers()) {
+                    headers.add(h.key(), h.key().equals("ce_id")
+                            ? java.util.UUID.randomUUID().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8) : h.value());
+                }
+                inFlight.acquire();
+                producer.send(new ProducerRecord<>(topic, 0, sample.key(), sample.value(), headers), (md, e) -> {
+                    if (e != null) {
+                        errors.incrementAndGet();
+                    }
+                    inFlight.release();
+                });
+            }
+            producer.flush();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BenchError("interrupted", e);
+        }
+        if (errors.get() > 0) {
+            throw new BenchError(errors.get() + " raw writes to " + topic + " failed");
+        }
+        return (System.nanoTime() - t0) / 1e9;
+    }
+
     private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
         return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
                 ProducerConfig.ACKS_CONFIG, "all",
