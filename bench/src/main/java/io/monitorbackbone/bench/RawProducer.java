@@ -27,7 +27,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * Scenario 8, the ceiling: the Kafka producer alone on the same broker, writing copies of the record scenario 2's
  * publishes made (same key, CloudEvents headers and value), with the gateway's producer settings ({@code acks=all},
  * idempotent, {@code linger.ms=0}). Synchronous over 16 threads is what 16 connections each waiting for their answer
- * can reach at best; pipelined shows what the broker takes when nobody waits.
+ * can reach at best, and one thread what one connection can; pipelined shows what the broker takes when nobody waits.
  */
 final class RawProducer {
     private RawProducer() {
@@ -44,7 +44,8 @@ final class RawProducer {
             admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
             try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
                 ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, sample.key(), sample.value(), sample.headers());
-                sync(out.putObject("sync_16_threads"), producer, record, sizes);
+                sync(out.putObject("sync_1_thread"), producer, record, sizes, 1);
+                sync(out.putObject("sync_16_threads"), producer, record, sizes, sizes.connections());
                 pipelined(out.putObject("pipelined"), producer, record, sizes);
             } finally {
                 admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
@@ -59,14 +60,14 @@ final class RawProducer {
     }
 
     private static void sync(ObjectNode out, KafkaProducer<byte[], byte[]> producer, ProducerRecord<byte[], byte[]> record,
-                             Scenarios.Sizes sizes) throws InterruptedException {
+                             Scenarios.Sizes sizes, int threadCount) throws InterruptedException {
         long start = System.nanoTime();
         long from = start + sizes.warm().toNanos();
         long end = from + sizes.window().toNanos();
         AtomicLong errors = new AtomicLong();
         List<Latencies> parts = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
-        for (int t = 0; t < sizes.connections(); t++) {
+        for (int t = 0; t < threadCount; t++) {
             Latencies lat = new Latencies();
             parts.add(lat);
             Thread th = new Thread(() -> {

@@ -72,8 +72,9 @@ final class Report {
                         + x.get("loaded_after_full_gc").get("all_in_one_rss_mib").asLong() + "; "
                         + x.get("loaded_after_full_gc").get("gateway_rss_mib").asLong() + ")",
                 x -> "all-in-one ≤ 1,024 MiB", x -> x.has("skipped") ? null : x.get("loaded").get("all_in_one_rss_mib").asDouble() <= 1024);
-        row(out, s, "8", "raw Kafka producer, same record, `acks=all`: 16 threads waiting; pipelined",
-                x -> x.has("skipped") ? x.get("skipped").asText() : n(x.get("sync_16_threads"), "records_per_s") + "/s, "
+        row(out, s, "8", "raw Kafka producer, same record, `acks=all`: 1 thread waiting; 16 threads waiting; pipelined",
+                x -> x.has("skipped") ? x.get("skipped").asText() : ms(x.get("sync_1_thread"), "p50_ms") + " p50, "
+                        + ms(x.get("sync_1_thread"), "p99_ms") + " p99; " + n(x.get("sync_16_threads"), "records_per_s") + "/s, "
                         + ms(x.get("sync_16_threads"), "p50_ms") + " p50; " + n(x.get("pipelined"), "records_per_s")
                         + "/s; scenario 2 (one monitor) is " + x.path("http_to_raw_sync_pct").asDouble() + "% of the first",
                 x -> "the ceiling", x -> null);
