@@ -35,7 +35,20 @@ final class JfrSummary {
         Map<String, Long> leaves = new HashMap<>();
         Map<String, Long> ours = new HashMap<>();
         long total = 0;
+        double jvmCpu = 0;
+        double machineCpu = 0;
+        int cpuLoads = 0;
+        double gcPauseMs = 0;
         for (RecordedEvent e : RecordingFile.readAllEvents(Path.of(args[0]))) {
+            long at = e.getStartTime().toEpochMilli();
+            if (at >= from && at <= to && e.getEventType().getName().equals("jdk.CPULoad")) {
+                jvmCpu += e.getFloat("jvmUser") + e.getFloat("jvmSystem");
+                machineCpu += e.getFloat("machineTotal");
+                cpuLoads++;
+            }
+            if (at >= from && at <= to && e.getEventType().getName().equals("jdk.GCPhasePause")) {
+                gcPauseMs += e.getDuration().toNanos() / 1e6;
+            }
             if (!e.getEventType().getName().equals("jdk.ExecutionSample") || e.getStackTrace() == null
                     || e.getStartTime().toEpochMilli() < from || e.getStartTime().toEpochMilli() > to) {
                 continue;
@@ -58,6 +71,12 @@ final class JfrSummary {
             }
         }
         System.out.println("execution samples: " + total);
+        if (cpuLoads > 0) {
+            // JFR's CPU load is a share of all cores: 1.0 is both cores of a two-core machine busy.
+            System.out.printf("CPU load, mean of %d samples: this JVM %.0f%%, whole machine %.0f%% (of all cores)%n", cpuLoads,
+                    100 * jvmCpu / cpuLoads, 100 * machineCpu / cpuLoads);
+        }
+        System.out.printf("GC pauses: %.0f ms in all%n", gcPauseMs);
         print("by thread group", groups, total, top);
         print("by thread (digits as N)", threads, total, top);
         print("leaf frames", leaves, total, top);
