@@ -37,6 +37,9 @@ public final class KafkaRuntime implements AutoCloseable {
      */
     static final int MAX_RECORD_BYTES = 8 * 1024 * 1024;
 
+    /** The client ids {@link LogReader} gives its consumers. */
+    static final String READER_PREFIX = "mp-reader-";
+
     private final GatewayConfig.Kafka config;
     private final EmbeddedKafka broker;
     private final String bootstrapServers;
@@ -161,7 +164,11 @@ public final class KafkaRuntime implements AutoCloseable {
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
-        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+        // A log reader stops at the end offset it was given, but its consumer has already sent the next fetch, from
+        // there; the broker parks that fetch for fetch.max.wait.ms, and with one broker every later fetch of this
+        // consumer waits behind it. Readers never wait for new records in Kafka (the follower signals them), so theirs
+        // answer at once; the follower's long fetch stays.
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, clientId.startsWith(READER_PREFIX) ? 0 : 100);
         return new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 

@@ -254,7 +254,7 @@ public final class LogReader implements AutoCloseable {
             return c;
         }
         if (created.incrementAndGet() <= size) {
-            c = factory.apply("mp-reader-" + created.get());
+            c = factory.apply(KafkaRuntime.READER_PREFIX + created.get());
             synchronized (all) {
                 all.add(c);
             }
