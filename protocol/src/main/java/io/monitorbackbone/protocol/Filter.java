@@ -30,6 +30,9 @@ public final class Filter {
 
     /** One filter object; {@code alternatives} of them are OR-ed. */
     private record Clause(Map<String, List<String>> lists, Map<String, List<String>> tags, Instant since, Instant until, String text) {
+        boolean unconstrained() {
+            return lists.isEmpty() && tags.isEmpty() && since == null && until == null && text == null;
+        }
     }
 
     private final List<Clause> alternatives;
@@ -123,6 +126,15 @@ public final class Filter {
 
     public boolean isAll() {
         return alternatives.isEmpty() && alsoRequired.isEmpty();
+    }
+
+    /**
+     * Whether every observation passes, as {@code {}} and filters made only of it do (not only {@link #ALL}): a reader
+     * can then skip building the served form that {@link #matches} reads.
+     */
+    public boolean passesEverything() {
+        return (alternatives.isEmpty() || alternatives.stream().anyMatch(Clause::unconstrained))
+                && alsoRequired.stream().allMatch(Filter::passesEverything);
     }
 
     /** Both filters must pass. */

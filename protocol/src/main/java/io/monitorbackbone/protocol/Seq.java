@@ -19,6 +19,11 @@ public final class Seq {
 
     /** The CloudEvents {@code sequence} extension: the seq zero-padded to 20 digits, comparable as a string. */
     public static String sequence(long seq) {
-        return String.format("%020d", seq);
+        if (seq < 0) {
+            return String.format("%020d", seq);
+        }
+        // Every served observation carries one, and String.format parses its pattern on each call.
+        String digits = Long.toString(seq);
+        return "0".repeat(20 - digits.length()) + digits;
     }
 }

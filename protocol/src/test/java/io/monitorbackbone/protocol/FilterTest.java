@@ -28,6 +28,16 @@ class FilterTest {
     }
 
     @Test
+    void onlyFiltersThatConstrainNothingPassEverything() {
+        assertThat(filter("{}").passesEverything()).isTrue();
+        assertThat(filter("{}").and(filter("{\"limit\":5}")).and(Filter.ALL).passesEverything()).isTrue();
+        assertThat(filter("[{\"subjects\":[\"other\"]},{}]").passesEverything()).isTrue();
+        assertThat(filter("{\"subjects\":[\"build-1\"]}").passesEverything()).isFalse();
+        assertThat(filter("{}").and(filter("{\"text\":\"x\"}")).passesEverything()).isFalse();
+        assertThat(filter("{\"#branch\":[]}").passesEverything()).isFalse();
+    }
+
+    @Test
     void textTagsAndTimeNarrow() {
         assertThat(filter("{\"text\":\"FAILED\"}").matches(OBSERVATION)).isTrue();
         assertThat(filter("{\"#branch\":[\"main\"]}").matches(OBSERVATION)).isTrue();

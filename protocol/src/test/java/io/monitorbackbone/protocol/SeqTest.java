@@ -18,5 +18,8 @@ class SeqTest {
         assertThat(Seq.sequence(203)).isEqualTo("00000000000000000203");
         assertThat(Seq.sequence(Long.MAX_VALUE)).hasSize(20);
         assertThat(Seq.sequence(9).compareTo(Seq.sequence(10))).isNegative();
+        for (long seq : new long[] {0, 1, 99, 1_000_000, 12_345_678_901L, Long.MAX_VALUE, -7}) {
+            assertThat(Seq.sequence(seq)).isEqualTo(String.format("%020d", seq));
+        }
     }
 }

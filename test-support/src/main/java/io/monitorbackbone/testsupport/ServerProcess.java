@@ -35,6 +35,7 @@ public final class ServerProcess implements AutoCloseable {
             .build();
 
     private final Path jar;
+    private final List<String> jvmOptions;
     private final List<String> launcher;
     private final Map<String, String> env;
     private final int port;
@@ -42,8 +43,10 @@ public final class ServerProcess implements AutoCloseable {
     private final Path logFile;
     private volatile Process process;
 
-    private ServerProcess(Path jar, List<String> launcher, Map<String, String> env, int port, int kafkaPort, Path logFile) {
+    private ServerProcess(Path jar, List<String> jvmOptions, List<String> launcher, Map<String, String> env, int port,
+                          int kafkaPort, Path logFile) {
         this.jar = jar;
+        this.jvmOptions = jvmOptions;
         this.launcher = launcher;
         this.env = env;
         this.port = port;
@@ -76,6 +79,11 @@ public final class ServerProcess implements AutoCloseable {
             throw new IllegalStateException("this server uses the broker at " + env.get("KAFKA_BOOTSTRAP_SERVERS") + ", not its own");
         }
         return kafkaPort;
+    }
+
+    /** The process id of the running server (of the launcher when one was given, which must exec the JVM). */
+    public long pid() {
+        return process.pid();
     }
 
     public boolean isAlive() {
@@ -149,7 +157,7 @@ public final class ServerProcess implements AutoCloseable {
             command.addAll(launcher);
         } else {
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            command.addAll(JVM_OPTIONS);
+            command.addAll(jvmOptions);
             command.addAll(List.of("-jar", jar.toString()));
         }
         ProcessBuilder builder = new ProcessBuilder(command)
@@ -159,7 +167,7 @@ public final class ServerProcess implements AutoCloseable {
         builder.environment().keySet().removeIf(name -> name.startsWith("MP_") || name.equals("KAFKA_BOOTSTRAP_SERVERS"));
         builder.environment().putAll(env);
         if (launcher != null) {
-            builder.environment().put("MP_JAVA_OPTS", String.join(" ", JVM_OPTIONS));
+            builder.environment().put("MP_JAVA_OPTS", String.join(" ", jvmOptions));
         }
         try {
             process = builder.start();
@@ -237,6 +245,7 @@ public final class ServerProcess implements AutoCloseable {
     public static final class Builder {
 
         private Path jar;
+        private List<String> jvmOptions = JVM_OPTIONS;
         private List<String> launcher;
         private final Map<String, String> env = new LinkedHashMap<>();
         private int port;
@@ -248,6 +257,15 @@ public final class ServerProcess implements AutoCloseable {
         /** Defaults to the system property {@code mp.app.jar}. */
         public Builder jar(Path jar) {
             this.jar = jar;
+            return this;
+        }
+
+        /**
+         * JVM options instead of the tests' small, fast-starting defaults ({@code -Xmx512m}, serial GC, C1 only): a
+         * benchmark wants the JVM an operator runs, which is no options at all.
+         */
+        public Builder jvmOptions(List<String> options) {
+            this.jvmOptions = List.copyOf(options);
             return this;
         }
 
@@ -298,7 +316,7 @@ public final class ServerProcess implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            ServerProcess server = new ServerProcess(app, launcher, Map.copyOf(all), httpPort, brokerPort, logFile);
+            ServerProcess server = new ServerProcess(app, jvmOptions, launcher, Map.copyOf(all), httpPort, brokerPort, logFile);
             server.launch();
             return server;
         }

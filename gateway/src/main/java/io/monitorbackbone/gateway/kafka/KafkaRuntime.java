@@ -37,6 +37,9 @@ public final class KafkaRuntime implements AutoCloseable {
      */
     static final int MAX_RECORD_BYTES = 8 * 1024 * 1024;
 
+    /** The client ids {@link LogReader} gives its consumers. */
+    static final String READER_PREFIX = "mp-reader-";
+
     private final GatewayConfig.Kafka config;
     private final EmbeddedKafka broker;
     private final String bootstrapServers;
@@ -155,7 +158,11 @@ public final class KafkaRuntime implements AutoCloseable {
     }
 
     public KafkaConsumer<byte[], byte[]> newConsumer(String clientId) {
-        return newConsumer(clientId, 100);
+        // A log reader stops at the end offset it was given, but its consumer has already sent the next fetch, from
+        // there; the broker parks that fetch for fetch.max.wait.ms, and with one broker every later fetch of this
+        // consumer waits behind it. Readers never wait for new records in Kafka (the follower signals them), so theirs
+        // answer at once; the follower's long fetch stays.
+        return newConsumer(clientId, clientId.startsWith(READER_PREFIX) ? 0 : 100);
     }
 
     /** @param fetchMaxWaitMs how long the broker holds a fetch that finds nothing new (a marker may end it sooner) */

@@ -144,7 +144,14 @@ public final class LogReader implements AutoCloseable {
             scan:
             while (c.position(tp) < endOffset) {
                 for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
-                    if (r.offset() >= endOffset || !scan.accept(Seq.fromOffset(r.offset()), ObservationCodec.decode(r.headers(), r.value(), r.timestamp()))) {
+                    if (r.offset() >= endOffset) {
+                        break scan;
+                    }
+                    long seq = Seq.fromOffset(r.offset());
+                    // Past the page, a filter that passes everything only counts: no record needs decoding.
+                    boolean more = scan.countsOnly() ? scan.count(seq)
+                            : scan.accept(seq, ObservationCodec.decode(r.headers(), r.value(), r.timestamp()));
+                    if (!more) {
                         break scan;
                     }
                 }
@@ -207,6 +214,7 @@ public final class LogReader implements AutoCloseable {
     private static final class Scan {
         private final String monitorId;
         private final Filter filter;
+        private final boolean passesEverything;
         private final int limit;
         private final boolean count;
         private final Bounds bounds;
@@ -221,10 +229,24 @@ public final class LogReader implements AutoCloseable {
         Scan(String monitorId, Filter filter, int limit, boolean count, Bounds bounds) {
             this.monitorId = monitorId;
             this.filter = filter;
+            this.passesEverything = filter.passesEverything();
             this.limit = limit;
             this.count = count;
             this.bounds = bounds;
             this.next = bounds.head() + 1;
+        }
+
+        /** Whether what is left is counting records that all match, which needs neither a decode nor a match. */
+        boolean countsOnly() {
+            return pageDone && passesEverything;
+        }
+
+        /** {@link #accept} for a record that {@link #countsOnly} says matches. */
+        boolean count(long seq) {
+            examined++;
+            examinedAfterPage++;
+            matched++;
+            return afterPage(seq);
         }
 
         /** Takes one record; false once nothing more is needed. */
@@ -233,7 +255,8 @@ public final class LogReader implements AutoCloseable {
             if (pageDone) {
                 examinedAfterPage++;
             }
-            if (filter.matches(draft.served(monitorId, seq, false))) {
+            // Building the served form costs more than any match; a filter that passes everything needs none.
+            if (passesEverything || filter.matches(draft.served(monitorId, seq, false))) {
                 matched++;
                 if (!pageDone) {
                     entries.add(new Entry(seq, draft));
@@ -246,7 +269,11 @@ public final class LogReader implements AutoCloseable {
                     return false;
                 }
             }
-            if (pageDone && examinedAfterPage >= LAG_SCAN_LIMIT) {
+            return !pageDone || afterPage(seq);
+        }
+
+        private boolean afterPage(long seq) {
+            if (examinedAfterPage >= LAG_SCAN_LIMIT) {
                 bounded = seq < bounds.head();
                 return false;
             }
@@ -275,7 +302,7 @@ public final class LogReader implements AutoCloseable {
             return c;
         }
         if (created.incrementAndGet() <= size) {
-            c = factory.apply("mp-reader-" + created.get());
+            c = factory.apply(KafkaRuntime.READER_PREFIX + created.get());
             synchronized (all) {
                 all.add(c);
             }

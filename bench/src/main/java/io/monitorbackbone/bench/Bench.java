@@ -1,0 +1,226 @@
+package io.monitorbackbone.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** {@code ./mp bench}: runs the scenarios against a server it starts (or {@code --base}), writes JSON and Markdown. */
+public final class Bench {
+    static final String USAGE = """
+            usage: ./mp bench [--scenarios 1,2,...] [--quick] [--base URL [--kafka HOST:PORT]] [--out FILE]
+                              [--docs FILE | --no-docs] [--server-opts "JVM OPTIONS"] [--jar PATH]
+                   ./mp bench --jmh [JMH options]
+
+              --scenarios  which of 1..8 to run (default all): 1 sequential publish, 2 publish over 16 connections,
+                           3 drain, 4 long-poll wake-up, 5 lease claims, 6 small vs large log, 7 memory, 8 raw producer
+              --quick      small counts: a smoke test of the harness and the server, not a measurement
+              --base       load this server instead of starting one; --kafka names its broker (needed by 5 with two
+                           gateways and by 8); 7 needs servers this run starts
+              --backlog    observations scenario 3 drains (default 100,000; 2,000 with --quick)
+              --out        the JSON results (default bench/target/results/<date>-<commit>.json)
+              --docs       the Markdown file whose section for this date and commit is added or replaced (default
+                           docs/benchmarks.md for a full run, none for --quick)
+              --server-opts  JVM options for the servers it starts (default none, as ./mp serve), e.g.
+                           "-XX:StartFlightRecording=filename=/tmp/server.jfr"
+            """;
+
+    private Bench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("--jmh")) {
+            org.openjdk.jmh.Main.main(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        if (args.length > 0 && args[0].equals("--jfr-summary")) {
+            JfrSummary.main(Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
+        Map<String, String> o = options(args);
+        if (o.containsKey("help")) {
+            System.out.print(USAGE);
+            return;
+        }
+        JsonNode result = run(o);
+        System.exit(result.get("errors").asLong() == 0 ? 0 : 1);
+    }
+
+    static JsonNode run(Map<String, String> o) throws IOException {
+        Path root = Path.of(o.getOrDefault("root", System.getProperty("mp.root", "."))).toAbsolutePath().normalize();
+        boolean quick = o.containsKey("quick");
+        TreeSet<String> which = new TreeSet<>(List.of(o.getOrDefault("scenarios", "1,2,3,4,5,6,7,8").split(",")));
+        String commit = Machine.commit(root);
+        String date = LocalDate.now().toString();
+        String id = date + "-" + (commit.isEmpty() ? "unknown" : commit) + (quick ? "-quick" : "");
+        Path out = Path.of(o.getOrDefault("out", root.resolve("bench/target/results/" + id + ".json").toString()));
+        Path docs = o.containsKey("no-docs") ? null
+                : o.containsKey("docs") ? Path.of(o.get("docs")) : quick ? null : root.resolve("docs/benchmarks.md");
+        Path jar = Path.of(o.getOrDefault("jar", root.resolve("gateway/target/quarkus-app/quarkus-run.jar").toString()));
+        List<String> jvm = o.containsKey("server-opts") ? List.of(o.get("server-opts").trim().split("\\s+")) : List.of();
+        URI base = o.containsKey("base") ? URI.create(o.get("base")) : null;
+        if (base == null && !Files.isRegularFile(jar)) {
+            throw new BenchError("no server at " + jar + ": build it with ./mp build, or give --base");
+        }
+        Path work = Files.createTempDirectory("mp-bench-");
+        System.setProperty("mp.test.dir", work.toString()); // where ServerProcess puts data and logs
+
+        ObjectNode r = Api.JSON.createObjectNode();
+        r.put("id", id);
+        r.put("date", date);
+        r.put("commit", commit);
+        r.put("dirty", Machine.dirty(root));
+        r.put("quick", quick);
+        r.set("machine", Machine.describe(root));
+        r.put("server", base != null ? "--base " + base + (o.containsKey("kafka") ? ", broker " + o.get("kafka") : "")
+                : "started by the bench: java " + String.join(" ", jvm) + (jvm.isEmpty() ? "" : " ") + "-jar "
+                + root.relativize(jar.toAbsolutePath()) + ", embedded broker, fresh data directory, free ports");
+        ObjectNode scenarios = r.putObject("scenarios");
+        long t0 = System.nanoTime();
+        Scenarios.Sizes preset = quick ? Scenarios.Sizes.quick() : Scenarios.Sizes.full();
+        Scenarios.Sizes sizes = o.containsKey("backlog") ? preset.withBacklog(Long.parseLong(o.get("backlog"))) : preset;
+        String runTag = Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36);
+        boolean failed = false;
+        try (Servers servers = new Servers(jar, jvm, base, o.get("kafka"))) {
+            Scenarios s = new Scenarios(sizes, runTag, servers);
+            Map<String, Supplier<ObjectNode>> plan = new LinkedHashMap<>();
+            plan.put("1", s::sequentialPublish);
+            plan.put("2", s::parallelPublish);
+            plan.put("8", () -> rawProducer(s, servers, sizes, runTag));
+            plan.put("3", s::drain);
+            plan.put("4", s::wakeUp);
+            plan.put("5", s::leaseClaims);
+            plan.put("6", s::flatness);
+            plan.put("7", s::memory);
+            for (Map.Entry<String, Supplier<ObjectNode>> e : plan.entrySet()) {
+                if (!which.contains(e.getKey())) {
+                    continue;
+                }
+                System.err.printf("bench: scenario %s …%n", e.getKey());
+                long t = System.nanoTime();
+                try {
+                    scenarios.set(e.getKey(), e.getValue().get());
+                } catch (RuntimeException ex) {
+                    failed = true;
+                    System.err.println("bench: scenario " + e.getKey() + " failed: " + ex);
+                    scenarios.putObject(e.getKey()).put("failed", String.valueOf(ex.getMessage()));
+                }
+                System.err.printf("bench: scenario %s took %.0f s: %s%n", e.getKey(), (System.nanoTime() - t) / 1e9,
+                        scenarios.get(e.getKey()));
+            }
+        } finally {
+            cleanUp(work, failed);
+        }
+        if (scenarios.has("2") && scenarios.path("8").has("sync_16_threads")) {
+            double http = scenarios.get("2").path("one_monitor").path("requests_per_s").asDouble();
+            double raw = scenarios.get("8").get("sync_16_threads").get("records_per_s").asDouble();
+            ((ObjectNode) scenarios.get("8")).put("http_to_raw_sync_pct", Math.round(http / raw * 1000) / 10.0);
+        }
+        r.put("seconds", Math.round((System.nanoTime() - t0) / 1e9));
+        r.put("load_average_end", Machine.loadAverage());
+        r.put("errors", errors(scenarios));
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, Api.JSON.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r) + "\n");
+        String md = Report.markdown(r);
+        System.out.println(md);
+        System.err.println("bench: results in " + out + (docs != null ? ", table in " + docs : ""));
+        if (docs != null) {
+            Report.updateDocs(docs, md, id);
+        }
+        return r;
+    }
+
+    private static ObjectNode rawProducer(Scenarios s, Servers servers, Scenarios.Sizes sizes, String runTag) {
+        String kafka = servers.main().kafka;
+        if (kafka == null) {
+            ObjectNode skipped = Api.JSON.createObjectNode();
+            skipped.put("skipped", "the broker is not known: give --kafka with --base");
+            return skipped;
+        }
+        if (s.lastParallelMonitor == null) {
+            s.parallelPublish(); // the record to copy comes from scenario 2's monitor
+        }
+        ObjectNode out = RawProducer.run(kafka, s.lastParallelMonitor, "mp.bench-raw-" + runTag, sizes);
+        return out;
+    }
+
+    /** Every {@code errors} count in the tree, plus one for each scenario that failed outright. */
+    static long errors(JsonNode node) {
+        long n = 0;
+        if (node.isObject()) {
+            var it = node.fields();
+            while (it.hasNext()) {
+                var e = it.next();
+                if (e.getKey().equals("errors") && e.getValue().isNumber()) {
+                    n += e.getValue().asLong();
+                } else if (e.getKey().equals("failed")) {
+                    n += 1;
+                } else {
+                    n += errors(e.getValue());
+                }
+            }
+        }
+        return n;
+    }
+
+    private static void cleanUp(Path work, boolean keepLogs) {
+        try (Stream<Path> paths = Files.walk(work)) {
+            paths.sorted(Comparator.reverseOrder())
+                    .filter(p -> !keepLogs || !p.toString().contains("server-logs") && !p.equals(work))
+                    .forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (keepLogs) {
+            System.err.println("bench: server logs kept in " + work.resolve("server-logs"));
+        }
+    }
+
+    static Map<String, String> options(String[] args) {
+        Map<String, String> o = new LinkedHashMap<>();
+        List<String> flags = List.of("quick", "no-docs", "help");
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.equals("-h")) {
+                a = "--help";
+            }
+            if (!a.startsWith("--")) {
+                throw new BenchError("unexpected argument " + a + "\n" + USAGE);
+            }
+            String name = a.substring(2);
+            int eq = name.indexOf('=');
+            if (eq >= 0) {
+                o.put(name.substring(0, eq), name.substring(eq + 1));
+            } else if (flags.contains(name)) {
+                o.put(name, "true");
+            } else if (i + 1 < args.length) {
+                o.put(name, args[++i]);
+            } else {
+                throw new BenchError("--" + name + " needs a value\n" + USAGE);
+            }
+        }
+        List<String> known = new ArrayList<>(flags);
+        known.addAll(List.of("backlog", "scenarios", "base", "kafka", "out", "docs", "server-opts", "jar", "root"));
+        for (String k : o.keySet()) {
+            if (!known.contains(k)) {
+                throw new BenchError("unknown option --" + k + "\n" + USAGE);
+            }
+        }
+        return o;
+    }
+}

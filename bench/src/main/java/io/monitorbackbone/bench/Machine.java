@@ -1,0 +1,62 @@
+package io.monitorbackbone.bench;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/** What a number depends on besides the code: the machine, the JVM, the commit, and how busy the machine was. */
+final class Machine {
+    private Machine() {
+    }
+
+    static ObjectNode describe(Path root) {
+        ObjectNode m = Api.JSON.createObjectNode();
+        m.put("nproc", Runtime.getRuntime().availableProcessors());
+        m.put("cpu", grep("/proc/cpuinfo", "model name"));
+        String mem = grep("/proc/meminfo", "MemTotal");
+        m.put("memory_gib", mem.isEmpty() ? 0 : Math.round(Long.parseLong(mem.replaceAll("[^0-9]", "")) / 1024.0 / 1024.0 * 10) / 10.0);
+        m.put("java", run(root, Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-version").lines()
+                .findFirst().orElse("?"));
+        m.put("load_average", loadAverage());
+        return m;
+    }
+
+    static double loadAverage() {
+        return Math.round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 100) / 100.0;
+    }
+
+    static String commit(Path root) {
+        return run(root, "git", "rev-parse", "--short", "HEAD").trim();
+    }
+
+    static boolean dirty(Path root) {
+        return !run(root, "git", "status", "--porcelain", "-uno").isBlank();
+    }
+
+    private static String grep(String file, String key) {
+        try {
+            return Files.readAllLines(Path.of(file)).stream().filter(l -> l.startsWith(key))
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("");
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    static String run(Path dir, String... command) {
+        try {
+            Process p = new ProcessBuilder(List.of(command)).directory(dir.toFile()).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            p.waitFor();
+            return out;
+        } catch (IOException e) {
+            return "";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+    }
+}

@@ -1,0 +1,477 @@
+package io.monitorbackbone.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * The numbered scenarios of issue 7. Each returns its numbers as JSON, with {@code errors}: the count of non-2xx
+ * answers and failed requests among the measured calls (a setup call that fails stops the run instead).
+ */
+final class Scenarios {
+    /** Counts for a full run and for {@code --quick}, which is a smoke test of the harness, not a measurement. */
+    record Sizes(int seqWarm, int seqN, Duration warm, Duration window, int connections, long drainN, int wakeRounds,
+                 int claimWarm, int claimN, int flatSmall, long flatBig, int flatSamples, int memMonitors, int memSubs) {
+        static Sizes full() {
+            return new Sizes(2_000, 10_000, Duration.ofSeconds(5), Duration.ofSeconds(20), 16, 100_000, 200, 20, 300,
+                    1_000, 1_000_000, 2_000, 1_000, 10);
+        }
+
+        Sizes withBacklog(long n) {
+            return new Sizes(seqWarm, seqN, warm, window, connections, n, wakeRounds, claimWarm, claimN, flatSmall, flatBig,
+                    flatSamples, memMonitors, memSubs);
+        }
+
+        static Sizes quick() {
+            return new Sizes(100, 300, Duration.ofMillis(500), Duration.ofSeconds(2), 16, 2_000, 10, 3, 20, 200, 2_000,
+                    100, 20, 10);
+        }
+    }
+
+    private final Sizes sizes;
+    private final String run;
+    private final Servers servers;
+
+    Scenarios(Sizes sizes, String run, Servers servers) {
+        this.sizes = sizes;
+        this.run = run;
+        this.servers = servers;
+    }
+
+    private String id(String scenario) {
+        return scenario + "-" + run;
+    }
+
+    /** 1: one connection, one publish after another. */
+    ObjectNode sequentialPublish() {
+        Target t = servers.main();
+        ObjectNode out = Api.JSON.createObjectNode();
+        try (Api api = new Api(t.base)) {
+            Api.Monitor m = api.create(id("seq"));
+            byte[] body = Api.observation("s-1");
+            for (int i = 0; i < sizes.seqWarm(); i++) {
+                api.publishOk(m, body);
+            }
+            Latencies lat = new Latencies();
+            long errors = 0;
+            double c0 = Load.clientCpuSeconds();
+            double s0 = t.cpuSeconds();
+            long t0 = System.nanoTime();
+            for (int i = 0; i < sizes.seqN(); i++) {
+                long s = System.nanoTime();
+                HttpConn.Response r = api.publish(m, body);
+                long took = System.nanoTime() - s;
+                if (r.ok()) {
+                    lat.add(took);
+                } else {
+                    errors++;
+                }
+            }
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            out.put("publishes_per_s", Math.round(lat.size() / seconds));
+            lat.describe(out, "");
+            out.put("errors", errors);
+            out.put("warm_up", sizes.seqWarm());
+            out.put("client_cpu_s", Latencies.round(Load.clientCpuSeconds() - c0));
+            out.put("server_cpu_s", Latencies.round(t.cpuSeconds() - s0));
+            out.put("reconnects", api.http.connects() - 1);
+        }
+        return out;
+    }
+
+    /** 2: closed-loop publish over 16 connections, to one monitor and to 16. */
+    ObjectNode parallelPublish() {
+        Target t = servers.main();
+        ObjectNode out = Api.JSON.createObjectNode();
+        out.put("connections", sizes.connections());
+        for (int monitors : new int[] {1, sizes.connections()}) {
+            List<Api.Monitor> ms = new ArrayList<>();
+            try (Api api = new Api(t.base)) {
+                for (int i = 0; i < monitors; i++) {
+                    ms.add(api.create(id("par" + monitors + "-" + i)));
+                }
+            }
+            byte[][] bodies = new byte[sizes.connections()][];
+            for (int i = 0; i < bodies.length; i++) {
+                bodies[i] = Api.observation("s-" + i);
+            }
+            Load.Result r = Load.run(t.base, sizes.connections(), sizes.warm(), sizes.window(), t,
+                    (api, thread, i) -> api.publish(ms.get(thread % ms.size()), bodies[thread]));
+            ObjectNode part = out.putObject(monitors == 1 ? "one_monitor" : monitors + "_monitors");
+            r.describe(part);
+            if (monitors == 1) {
+                lastParallelMonitor = ms.get(0).id();
+            }
+        }
+        return out;
+    }
+
+    /** The monitor scenario 2 loaded; scenario 8 copies its last record so the raw producer writes the same bytes. */
+    String lastParallelMonitor;
+
+    /** 3: a backlog read by one reader, pull then ack, until caught up. */
+    ObjectNode drain() {
+        Target t = servers.main();
+        ObjectNode out = Api.JSON.createObjectNode();
+        Api.Monitor m;
+        try (Api api = new Api(t.base)) {
+            m = api.create(id("drain"));
+        }
+        byte[] body = Api.observation("s-1");
+        double fill = Load.count(t.base, sizes.connections(), sizes.drainN(), (api, thread, i) -> api.publish(m, body));
+        out.put("backlog", sizes.drainN());
+        out.put("fill_publishes_per_s", Math.round(sizes.drainN() / fill));
+        for (int limit : new int[] {100, 1000}) {
+            ObjectNode part = out.putObject("limit_" + limit);
+            try (Api api = new Api(t.base)) {
+                Api.Sub s = api.subscribe(m, "agent:drain-" + limit, null);
+                Latencies pulls = new Latencies();
+                Latencies acks = new Latencies();
+                long rows = 0;
+                long errors = 0;
+                int pages = 0;
+                int largestPage = 0;
+                double c0 = Load.clientCpuSeconds();
+                double s0 = t.cpuSeconds();
+                long t0 = System.nanoTime();
+                part.put("from_epoch_ms", System.currentTimeMillis());
+                while (true) {
+                    long a = System.nanoTime();
+                    HttpConn.Response p = api.pull(s, limit, 0);
+                    long b = System.nanoTime();
+                    if (!p.ok()) {
+                        errors++;
+                        part.put("error_sample", p.status() + " " + Api.abbreviated(p.text()));
+                        break;
+                    }
+                    pulls.add(b - a);
+                    JsonNode page = Api.json(p);
+                    int n = page.get("observations").size();
+                    rows += n;
+                    pages++;
+                    largestPage = Math.max(largestPage, n);
+                    long next = page.get("next").asLong();
+                    long c = System.nanoTime();
+                    HttpConn.Response ack = api.ack(s, next);
+                    acks.add(System.nanoTime() - c);
+                    if (!ack.ok()) {
+                        errors++;
+                        part.put("error_sample", ack.status() + " " + Api.abbreviated(ack.text()));
+                        break;
+                    }
+                    if (next > page.get("head").asLong()) {
+                        break;
+                    }
+                }
+                double seconds = (System.nanoTime() - t0) / 1e9;
+                part.put("to_epoch_ms", System.currentTimeMillis());
+                part.put("observations_per_s", Math.round(rows / seconds));
+                part.put("observations", rows);
+                part.put("pages", pages);
+                part.put("largest_page", largestPage);
+                part.put("seconds", Latencies.round(seconds));
+                part.put("pull_p50_ms", Latencies.round(pulls.percentileMs(50)));
+                part.put("pull_p99_ms", Latencies.round(pulls.percentileMs(99)));
+                part.put("ack_p50_ms", Latencies.round(acks.percentileMs(50)));
+                part.put("errors", errors);
+                part.put("client_cpu_s", Latencies.round(Load.clientCpuSeconds() - c0));
+                part.put("server_cpu_s", Latencies.round(t.cpuSeconds() - s0));
+            }
+        }
+        return out;
+    }
+
+    /** 4: a pull parked with wait=20 on a caught-up subscription, then one publish on another connection. */
+    ObjectNode wakeUp() {
+        Target t = servers.main();
+        ObjectNode out = Api.JSON.createObjectNode();
+        try (Api api = new Api(t.base); Api parked = new Api(t.base)) {
+            Api.Monitor m = api.create(id("wake"));
+            Api.Sub s = api.subscribe(m, "agent:wake", null);
+            catchUp(api, s);
+            byte[] body = Api.observation("s-1");
+            Latencies fromAnswer = new Latencies();
+            Latencies fromSent = new Latencies();
+            long errors = 0;
+            long negative = 0;
+            String sample = null;
+            for (int round = 0; round < sizes.wakeRounds() + 5; round++) {
+                CompletableFuture<Long> answered = new CompletableFuture<>();
+                CompletableFuture<HttpConn.Response> page = CompletableFuture.supplyAsync(() -> {
+                    HttpConn.Response r = parked.pull(s, 50, 20);
+                    answered.complete(System.nanoTime());
+                    return r;
+                });
+                sleep(100); // long enough for the pull to have read nothing and parked on the tail
+                long sent = System.nanoTime();
+                HttpConn.Response pub = api.publish(m, body);
+                long published = System.nanoTime();
+                HttpConn.Response r;
+                long woke;
+                try {
+                    r = page.get(30, TimeUnit.SECONDS);
+                    woke = answered.get();
+                } catch (Exception e) {
+                    throw new BenchError("the parked pull did not answer", e);
+                }
+                JsonNode json = r.ok() ? Api.json(r) : null;
+                if (!pub.ok() || json == null || json.get("observations").isEmpty()) {
+                    errors++;
+                    sample = !pub.ok() ? "publish " + pub.status() + " " + Api.abbreviated(pub.text())
+                            : "pull " + r.status() + " " + Api.abbreviated(r.text());
+                    catchUp(api, s);
+                    continue;
+                }
+                Api.must(api.ack(s, json.get("next").asLong()), "ack");
+                if (round < 5) {
+                    continue; // warm-up rounds
+                }
+                fromAnswer.add(woke - published);
+                fromSent.add(woke - sent);
+                negative += woke < published ? 1 : 0;
+            }
+            fromAnswer.describe(out, "after_publish_answered_");
+            fromSent.describe(out, "after_publish_sent_");
+            out.put("pull_answered_before_publish", negative);
+            out.put("errors", errors);
+            if (sample != null) {
+                out.put("error_sample", sample);
+            }
+        }
+        return out;
+    }
+
+    private static void catchUp(Api api, Api.Sub s) {
+        while (true) {
+            JsonNode page = Api.must(api.pull(s, 200, 0), "pull");
+            long next = page.get("next").asLong();
+            Api.must(api.ack(s, next), "ack");
+            if (next > page.get("head").asLong()) {
+                return;
+            }
+        }
+    }
+
+    /** 5: lease claims of fresh subjects one after another, on one gateway and alternating over two on one broker. */
+    ObjectNode leaseClaims() {
+        ObjectNode out = Api.JSON.createObjectNode();
+        Target first = servers.main();
+        claims(out.putObject("one_gateway"), List.of(first), id("lease1"));
+        Target second = servers.second();
+        if (second == null) {
+            out.putObject("two_gateways").put("skipped", "no second gateway: give --kafka with --base");
+            return out;
+        }
+        claims(out.putObject("two_gateways"), List.of(first, second), id("lease2"));
+        servers.stop(second);
+        return out;
+    }
+
+    private void claims(ObjectNode out, List<Target> gateways, String monitor) {
+        int total = sizes.claimWarm() + sizes.claimN();
+        List<Api> apis = gateways.stream().map(g -> new Api(g.base)).toList();
+        try {
+            Api api = apis.get(0);
+            Api.Monitor m = api.create(monitor, "[\"observe\",\"act\"]");
+            for (int i = 0; i < total + apis.size(); i++) {
+                api.publishOk(m, Api.observation("job-" + i));
+            }
+            Api.Sub s = api.subscribe(m, "agent:worker", "[\"observe\",\"act\"]");
+            // Each gateway's follower and the leases service learn the subscription and subjects within a second or two.
+            for (int g = 0; g < apis.size(); g++) {
+                String subject = "job-" + (total + g);
+                long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                HttpConn.Response r = apis.get(g).claim(s, subject);
+                while (!r.ok() && System.nanoTime() < until) {
+                    sleep(200);
+                    r = apis.get(g).claim(s, subject);
+                }
+                Api.must(r, "the first claim on gateway " + (g + 1));
+            }
+            Latencies lat = new Latencies();
+            long errors = 0;
+            String sample = null;
+            double s0 = gateways.stream().mapToDouble(Target::cpuSeconds).sum();
+            for (int i = 0; i < total; i++) {
+                long a = System.nanoTime();
+                HttpConn.Response r = apis.get(i % apis.size()).claim(s, "job-" + i);
+                long took = System.nanoTime() - a;
+                if (!r.ok()) {
+                    errors++;
+                    sample = r.status() + " " + Api.abbreviated(r.text());
+                } else if (i >= sizes.claimWarm()) {
+                    lat.add(took);
+                }
+            }
+            lat.describe(out, "");
+            out.put("errors", errors);
+            if (sample != null) {
+                out.put("error_sample", sample);
+            }
+            out.put("server_cpu_s", Latencies.round(gateways.stream().mapToDouble(Target::cpuSeconds).sum() - s0));
+        } finally {
+            apis.forEach(Api::close);
+        }
+    }
+
+    /** 6: publish and state latency on a monitor with a small log and on one with a large log, interleaved. */
+    ObjectNode flatness() {
+        Target t = servers.flat();
+        ObjectNode out = Api.JSON.createObjectNode();
+        Api.Monitor small;
+        Api.Monitor big;
+        try (Api api = new Api(t.base)) {
+            small = api.create(id("flat-small"));
+            big = api.create(id("flat-big"));
+        }
+        byte[] body = Api.observation("s-1");
+        double fillSmall = Load.count(t.base, sizes.connections(), sizes.flatSmall(), (api, th, i) -> api.publish(small, body));
+        // The large log: a first part published over HTTP, the rest (when the broker is known) appended by the Kafka
+        // producer as copies of the gateway's own last record, which takes a minute instead of many.
+        long viaHttp = t.kafka == null ? sizes.flatBig() : Math.min(sizes.flatBig(), Math.max(sizes.flatSmall(), sizes.flatBig() / 100));
+        double fillBig = Load.count(t.base, sizes.connections(), viaHttp, (api, th, i) -> api.publish(big, body));
+        out.put("big_log_published_over_http", viaHttp);
+        if (viaHttp < sizes.flatBig()) {
+            fillBig += RawProducer.fill(t.kafka, big.id(), sizes.flatBig() - viaHttp);
+        }
+        out.put("small_log", sizes.flatSmall());
+        out.put("big_log", sizes.flatBig());
+        out.put("fill_big_seconds", Latencies.round(fillBig));
+        out.put("fill_small_seconds", Latencies.round(fillSmall));
+        Latencies pubSmall = new Latencies();
+        Latencies pubBig = new Latencies();
+        Latencies stateSmall = new Latencies();
+        Latencies stateBig = new Latencies();
+        long errors = 0;
+        try (Api api = new Api(t.base)) {
+            long waited = System.nanoTime();
+            awaitFolded(api, small);
+            awaitFolded(api, big);
+            out.put("fold_wait_s", Latencies.round((System.nanoTime() - waited) / 1e9));
+            for (int i = 0; i < 200; i++) { // warm-up of both paths on both monitors
+                api.publish(small, body);
+                api.publish(big, body);
+                api.state(small);
+                api.state(big);
+            }
+            int rounds = 10;
+            int per = Math.max(1, sizes.flatSamples() / rounds);
+            for (int round = 0; round < rounds; round++) {
+                for (Api.Monitor m : List.of(small, big)) {
+                    for (int i = 0; i < per; i++) {
+                        long a = System.nanoTime();
+                        boolean ok = api.publish(m, body).ok();
+                        long took = System.nanoTime() - a;
+                        errors += ok ? 0 : 1;
+                        if (ok) {
+                            (m == small ? pubSmall : pubBig).add(took);
+                        }
+                    }
+                    for (int i = 0; i < per; i++) {
+                        long a = System.nanoTime();
+                        boolean ok = api.state(m).ok();
+                        long took = System.nanoTime() - a;
+                        errors += ok ? 0 : 1;
+                        if (ok) {
+                            (m == small ? stateSmall : stateBig).add(took);
+                        }
+                    }
+                }
+            }
+        }
+        pubSmall.describe(out, "publish_small_");
+        pubBig.describe(out, "publish_big_");
+        stateSmall.describe(out, "state_small_");
+        stateBig.describe(out, "state_big_");
+        out.put("publish_p50_change_pct", changePct(pubSmall, pubBig));
+        out.put("state_p50_change_pct", changePct(stateSmall, stateBig));
+        out.put("errors", errors);
+        servers.stop(t);
+        return out;
+    }
+
+    private static double changePct(Latencies small, Latencies big) {
+        return Math.round((big.percentileMs(50) / small.percentileMs(50) - 1) * 1000) / 10.0;
+    }
+
+    /** Until the state covers the log's head, so the comparison is of serving a state, not of catching up. */
+    private static void awaitFolded(Api api, Api.Monitor m) {
+        long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+        while (System.nanoTime() < until) {
+            JsonNode s = Api.must(api.state(m), "state of " + m.id());
+            if (s.path("as_of_seq").asLong() >= s.path("head").asLong()) {
+                return;
+            }
+            sleep(500);
+        }
+        throw new BenchError("the state of " + m.id() + " did not reach the head within 10 minutes");
+    }
+
+    /** 7: RSS of an all-in-one JVM and of a gateway on its broker, idle and with many monitors and subscriptions. */
+    ObjectNode memory() {
+        ObjectNode out = Api.JSON.createObjectNode();
+        Servers.Pair pair = servers.memoryPair();
+        if (pair == null) {
+            out.put("skipped", "needs servers this run starts (not --base)");
+            return out;
+        }
+        try (pair) {
+            sleep(5_000); // past start-up's burst of allocation and compilation
+            rss(out.putObject("idle"), pair);
+            int monitors = sizes.memMonitors();
+            int subs = sizes.memSubs();
+            out.put("monitors", monitors);
+            out.put("subscriptions_per_monitor", subs);
+            String prefix = id("mem");
+            double seconds = Load.count(pair.allInOne().base, sizes.connections(), monitors, (api, th, i) -> {
+                Api.Monitor m = api.create(prefix + "-" + i);
+                HttpConn.Response last = null;
+                for (int s = 0; s < subs; s++) {
+                    last = api.http.post(Api.BASE + "/subscriptions", null, ("{\"monitor\":\"" + m.id()
+                            + "\",\"subscriber\":\"agent:r" + s + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    if (!last.ok()) {
+                        return last;
+                    }
+                }
+                return last;
+            });
+            out.put("load_seconds", Latencies.round(seconds));
+            try (Api gw = new Api(pair.gateway().base)) {
+                long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+                while (!gw.http.get(Api.BASE + "/monitors/" + prefix + "-" + (monitors - 1), null).ok() && System.nanoTime() < until) {
+                    sleep(500);
+                }
+            }
+            sleep(5_000);
+            rss(out.putObject("loaded"), pair);
+            pair.fullGc();
+            sleep(3_000);
+            rss(out.putObject("loaded_after_full_gc"), pair);
+            out.put("errors", 0);
+        }
+        return out;
+    }
+
+    private static void rss(ObjectNode out, Servers.Pair pair) {
+        double[] a = pair.allInOne().rssMib();
+        double[] g = pair.gateway().rssMib();
+        out.put("all_in_one_rss_mib", Math.round(a[0]));
+        out.put("all_in_one_hwm_mib", Math.round(a[1]));
+        out.put("gateway_rss_mib", Math.round(g[0]));
+        out.put("gateway_hwm_mib", Math.round(g[1]));
+    }
+
+    static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BenchError("interrupted", e);
+        }
+    }
+}

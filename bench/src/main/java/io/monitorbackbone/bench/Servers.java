@@ -1,0 +1,124 @@
+package io.monitorbackbone.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The servers a run uses, started when first needed and all stopped at the end: the main one (or {@code --base}), a
+ * second gateway on the main one's broker, a fresh one for the large log of scenario 6, and a fresh pair for memory.
+ */
+final class Servers implements AutoCloseable {
+    private final Path jar;
+    private final List<String> jvmOptions;
+    private final URI base;
+    private final String kafka;
+    private final List<Target> started = new ArrayList<>();
+    private Target main;
+    private Target second;
+
+    /** An all-in-one JVM and a gateway using its broker. */
+    record Pair(Target allInOne, Target gateway) implements AutoCloseable {
+        void fullGc() {
+            for (Target t : List.of(allInOne, gateway)) {
+                String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+                try {
+                    new ProcessBuilder(jcmd, String.valueOf(t.pid()), "GC.run").redirectErrorStream(true)
+                            .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+                } catch (IOException e) {
+                    throw new BenchError("cannot run jcmd", e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new BenchError("interrupted", e);
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            gateway.close();
+            allInOne.close();
+        }
+    }
+
+    /** @param base null to start servers from {@code jar} */
+    Servers(Path jar, List<String> jvmOptions, URI base, String kafka) {
+        this.jar = jar;
+        this.jvmOptions = jvmOptions;
+        this.base = base;
+        this.kafka = kafka;
+    }
+
+    boolean external() {
+        return base != null;
+    }
+
+    synchronized Target main() {
+        if (main == null) {
+            main = base != null ? Target.external(base, kafka) : start(null);
+        }
+        return main;
+    }
+
+    /** A second gateway on the main server's broker; null when that broker is not known. */
+    synchronized Target second() {
+        if (second == null && main().kafka != null) {
+            second = start(main().kafka);
+            // The leases service's tasks spread over both gateways: its group rebalances once the second one joins.
+            Scenarios.sleep(5_000);
+        }
+        return second;
+    }
+
+    /** A fresh server, so the large log does not slow what runs after it; the main one with {@code --base}. */
+    Target flat() {
+        return base != null ? main() : start(null);
+    }
+
+    /** Null with {@code --base}: memory is read from /proc of processes this run started. */
+    Pair memoryPair() {
+        if (base != null) {
+            return null;
+        }
+        Target allInOne = start(null);
+        return new Pair(allInOne, start(allInOne.kafka));
+    }
+
+    List<String> jvmOptions() {
+        return jvmOptions;
+    }
+
+    private Target start(String bootstrap) {
+        Target t = Target.start(jar, jvmOptions, bootstrap);
+        synchronized (started) {
+            started.add(t);
+        }
+        return t;
+    }
+
+    /** Stops a server started for one scenario as soon as that scenario is done. */
+    void stop(Target t) {
+        if (t != main && t.started()) {
+            t.close();
+            if (t == second) {
+                second = null;
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (started) {
+            // Gateways on a broker first, then the broker's own JVM.
+            for (int i = started.size() - 1; i >= 0; i--) {
+                try {
+                    started.get(i).close();
+                } catch (RuntimeException e) {
+                    // stopping the rest anyway
+                }
+            }
+        }
+    }
+}

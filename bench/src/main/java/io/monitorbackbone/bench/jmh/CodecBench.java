@@ -1,0 +1,38 @@
+package io.monitorbackbone.bench.jmh;
+
+import java.util.concurrent.TimeUnit;
+
+import io.monitorbackbone.binding.ObservationCodec;
+import io.monitorbackbone.protocol.Draft;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/** The CloudEvents binary-mode encoding every publish makes, and the decoding every read of a record from Kafka makes. */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class CodecBench {
+    private final Draft draft = Fixtures.draft("s-1");
+    private final ProducerRecord<String, byte[]> record = ObservationCodec.encode("mp.obs.bench", "bench", null, draft);
+
+    @Benchmark
+    public ProducerRecord<String, byte[]> encode() {
+        return ObservationCodec.encode("mp.obs.bench", "bench", null, draft);
+    }
+
+    @Benchmark
+    public Draft decode() {
+        return ObservationCodec.decode(record.headers(), record.value(), 0L);
+    }
+}

@@ -1,0 +1,62 @@
+package io.monitorbackbone.bench.jmh;
+
+import java.util.concurrent.TimeUnit;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.protocol.Aggregate;
+import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.States;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * A monitor's state: rendering the served State (and its JSON bytes) from an aggregate that folded 10,000 observations
+ * from 50 actors, and one step of the fold.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class StateBench {
+    private Aggregate aggregate;
+    private ObjectNode next;
+    private States.Context context;
+
+    @Setup
+    public void fold() {
+        Aggregate a = Aggregate.EMPTY;
+        for (int i = 1; i <= 10_000; i++) {
+            ObjectNode served = Fixtures.draft("s-" + (i % 100)).served("bench", i, false);
+            served.put("actor", "probe:p" + (i % 50));
+            a = a.apply(i, served, Fixtures.NOW);
+        }
+        aggregate = a;
+        next = Fixtures.draft("s-1").served("bench", 10_001, false);
+        context = new States.Context(10_000, 1, 3, 9_000, Fixtures.NOW, Fixtures.NOW.plusSeconds(5));
+    }
+
+    @Benchmark
+    public ObjectNode render() {
+        return States.render(Fixtures.MONITOR, aggregate, context);
+    }
+
+    @Benchmark
+    public byte[] renderToBytes() {
+        return Json.bytes(States.render(Fixtures.MONITOR, aggregate, context));
+    }
+
+    @Benchmark
+    public Aggregate foldOne() {
+        return aggregate.apply(10_001, next, Fixtures.NOW);
+    }
+}
