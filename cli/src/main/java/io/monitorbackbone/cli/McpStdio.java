@@ -460,24 +460,11 @@ final class McpStdio {
     }
 
     private static ObjectNode result(JsonNode id, JsonNode result) {
-        ObjectNode r = Json.object();
-        r.put("jsonrpc", "2.0");
-        r.set("id", id);
-        r.set("result", result);
-        return r;
+        return io.monitorbackbone.protocol.JsonRpc.success(id, result);
     }
 
     private static ObjectNode error(JsonNode id, int code, String message, JsonNode data) {
-        ObjectNode r = Json.object();
-        r.put("jsonrpc", "2.0");
-        r.set("id", id == null ? Json.MAPPER.nullNode() : id);
-        ObjectNode error = r.putObject("error");
-        error.put("code", code);
-        error.put("message", message);
-        if (data != null) {
-            error.set("data", data);
-        }
-        return r;
+        return io.monitorbackbone.protocol.JsonRpc.error(id, code, message, data);
     }
 
     private static String compact(JsonNode node) {

@@ -107,7 +107,7 @@ public class McpRoute {
         lifecycle.ready()
                 .thenApplyAsync(work, lifecycle.work())
                 .whenComplete((result, failure) -> context.runOnContext(v ->
-                        answer(ctx, failure == null ? success(id, result) : failure(id, failure))));
+                        answer(ctx, failure == null ? io.monitorbackbone.protocol.JsonRpc.success(id, result) : failure(id, failure))));
     }
 
     private static void dropNullArguments(RoutingContext ctx, ObjectNode message) {
@@ -153,28 +153,14 @@ public class McpRoute {
         }
     }
 
-    private static ObjectNode success(JsonNode id, JsonNode result) {
-        ObjectNode r = Json.object();
-        r.put("jsonrpc", "2.0");
-        r.set("id", id);
-        r.set("result", result);
-        return r;
-    }
-
     /**
      * A refusal as a JSON-RPC error carrying the protocol's error body as {@code data}; a resource that does not
      * exist or may not be seen gets MCP's "resource not found" code.
      */
     private static ObjectNode failure(JsonNode id, Throwable failure) {
         ProtocolException e = Rpc.asProtocolError(failure);
-        ObjectNode r = Json.object();
-        r.put("jsonrpc", "2.0");
-        r.set("id", id);
-        ObjectNode error = r.putObject("error");
-        error.put("code", e.code() == ErrorCode.NOT_FOUND ? RESOURCE_NOT_FOUND : e.code().rpcCode());
-        error.put("message", e.getMessage());
-        error.set("data", e.toJson());
-        return r;
+        return io.monitorbackbone.protocol.JsonRpc.error(id,
+                e.code() == ErrorCode.NOT_FOUND ? RESOURCE_NOT_FOUND : e.code().rpcCode(), e.getMessage(), e.toJson());
     }
 
     private static void answer(RoutingContext ctx, ObjectNode body) {

@@ -72,7 +72,7 @@ public final class Rpc {
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        return reply.handle((r, failure) -> failure == null ? success(id, r.body()) : failure(id, failure));
+        return reply.handle((r, failure) -> failure == null ? io.monitorbackbone.protocol.JsonRpc.success(id, r.body()) : failure(id, failure));
     }
 
     /**
@@ -164,14 +164,6 @@ public final class Rpc {
         return query;
     }
 
-    private static ObjectNode success(JsonNode id, JsonNode result) {
-        ObjectNode r = Json.object();
-        r.put("jsonrpc", "2.0");
-        r.set("id", id);
-        r.set("result", result);
-        return r;
-    }
-
     /** Any failure of a call as the protocol error a client is shown; never an exception's own text. */
     public static ProtocolException asProtocolError(Throwable failure) {
         Throwable cause = failure;
@@ -185,13 +177,6 @@ public final class Rpc {
 
     private static ObjectNode failure(JsonNode id, Throwable failure) {
         ProtocolException e = asProtocolError(failure);
-        ObjectNode r = Json.object();
-        r.put("jsonrpc", "2.0");
-        r.set("id", id == null ? Json.MAPPER.nullNode() : id);
-        ObjectNode error = r.putObject("error");
-        error.put("code", e.code().rpcCode());
-        error.put("message", e.getMessage());
-        error.set("data", e.toJson());
-        return r;
+        return io.monitorbackbone.protocol.JsonRpc.error(id, e.code().rpcCode(), e.getMessage(), e.toJson());
     }
 }
