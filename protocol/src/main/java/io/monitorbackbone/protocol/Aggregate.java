@@ -59,6 +59,16 @@ public record Aggregate(long observations, long rejected, long acted, long first
         types = types == null ? List.of() : List.copyOf(types);
     }
 
+    /**
+     * One record of a monitor's log as it was read back: the step every fold of a log takes (the projector's, and a
+     * gateway's bringing a lagging fold up to the head), so they agree to the byte.
+     *
+     * @param appendedAtMillis the record's timestamp
+     */
+    public Aggregate apply(String monitorId, long seq, Draft record, long appendedAtMillis) {
+        return apply(seq, record.served(monitorId, seq, false), Instant.ofEpochMilli(appendedAtMillis));
+    }
+
     /** {@link #apply(long, ObjectNode, Instant)} without the append time: source contact is the observation's time. */
     public Aggregate apply(long seq, ObjectNode servedObservation) {
         return apply(seq, servedObservation, null);

@@ -137,28 +137,12 @@ public final class LogReader implements AutoCloseable {
                 }
                 return scan.page();
             }
-            long endOffset = b.end();
-            c.assign(tps);
-            c.seek(tp, Seq.offsetOf(startSeq));
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            scan:
-            while (c.position(tp) < endOffset) {
-                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
-                    if (r.offset() >= endOffset) {
-                        break scan;
-                    }
-                    long seq = Seq.fromOffset(r.offset());
-                    // Past the page, a filter that passes everything only counts: no record needs decoding.
-                    boolean more = scan.countsOnly() ? scan.count(seq)
-                            : scan.accept(seq, ObservationCodec.decode(r.headers(), r.value(), r.timestamp()));
-                    if (!more) {
-                        break scan;
-                    }
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new ServerFault("reading " + tp + " did not reach its end offset in time", null);
-                }
-            }
+            range(c, tp, Seq.offsetOf(startSeq), b.end(), r -> {
+                long seq = Seq.fromOffset(r.offset());
+                // Past the page, a filter that passes everything only counts: no record needs decoding.
+                return scan.countsOnly() ? scan.count(seq)
+                        : scan.accept(seq, ObservationCodec.decode(r.headers(), r.value(), r.timestamp()));
+            });
             return scan.page();
         });
     }
@@ -178,36 +162,44 @@ public final class LogReader implements AutoCloseable {
             if (end - from > maxRecords) {
                 return null;
             }
-            Aggregate a = base;
-            if (from >= end) {
-                return a;
-            }
-            c.assign(tps);
-            c.seek(tp, from);
-            long deadline = System.nanoTime() + TIMEOUT.toNanos();
-            read:
-            while (c.position(tp) < end) {
-                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
-                    if (r.offset() >= end) {
-                        break read;
-                    }
-                    if (r.value() == null) {
-                        continue;
-                    }
-                    long seq = Seq.fromOffset(r.offset());
+            Aggregate[] a = {base};
+            range(c, tp, from, end, r -> {
+                if (r.value() != null) {
                     try {
-                        Draft draft = ObservationCodec.decode(r.headers(), r.value(), r.timestamp());
-                        a = a.apply(seq, draft.served(monitorId, seq, false), java.time.Instant.ofEpochMilli(r.timestamp()));
+                        a[0] = a[0].apply(monitorId, Seq.fromOffset(r.offset()),
+                                ObservationCodec.decode(r.headers(), r.value(), r.timestamp()), r.timestamp());
                     } catch (RuntimeException e) {
                         // Not a CloudEvent: the projector skips it too.
                     }
                 }
-                if (System.nanoTime() > deadline) {
-                    throw new ServerFault("reading " + tp + " did not reach its end offset in time", null);
+                return true;
+            });
+            return a[0];
+        });
+    }
+
+    /**
+     * Reads the partition from offset {@code from} up to {@code end}, handing each record to {@code visit} until it
+     * answers false. Offsets that hold no record (transaction markers) are skipped.
+     */
+    private static void range(KafkaConsumer<byte[], byte[]> c, TopicPartition tp, long from, long end,
+                              java.util.function.Predicate<ConsumerRecord<byte[], byte[]>> visit) {
+        if (from >= end) {
+            return;
+        }
+        c.assign(List.of(tp));
+        c.seek(tp, from);
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (c.position(tp) < end) {
+            for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(100))) {
+                if (r.offset() >= end || !visit.test(r)) {
+                    return;
                 }
             }
-            return a;
-        });
+            if (System.nanoTime() > deadline) {
+                throw new ServerFault("reading " + tp + " did not reach its end offset in time", null);
+            }
+        }
     }
 
     /** One read's progress: the page it fills, then (when asked) the count of what matches up to the head. */

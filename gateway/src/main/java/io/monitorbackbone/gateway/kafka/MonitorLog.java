@@ -125,7 +125,7 @@ public final class MonitorLog {
                 break;
             }
             if (e.seq() > a.lastSeq()) {
-                a = a.apply(e.seq(), e.draft().served(monitorId, e.seq(), false), java.time.Instant.ofEpochMilli(e.appendedAt()));
+                a = a.apply(monitorId, e.seq(), e.draft(), e.appendedAt());
             }
         }
         return a;
