@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Reader;
 import java.io.Writer;
-import java.net.URLDecoder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,8 +19,6 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -31,6 +28,7 @@ import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.mcp.McpTools;
+import io.monitorbackbone.protocol.mcp.MonitorUri;
 
 /**
  * An MCP server on the stdio transport: one JSON-RPC 2.0 message per line on stdin and stdout, and nothing else on
@@ -47,7 +45,7 @@ final class McpStdio {
     /** Newest first; an unknown requested version is answered with the newest. */
     static final List<String> VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
     static final String SERVER_NAME = "monitor-backbone";
-    static final String MIME_TYPE = "application/json";
+    static final String MIME_TYPE = MonitorUri.MIME_TYPE;
     static final int PARSE_ERROR = -32700;
     static final int INVALID_REQUEST = -32600;
     static final int METHOD_NOT_FOUND = -32601;
@@ -56,8 +54,7 @@ final class McpStdio {
     /** MCP's code for a resource that does not exist (or may not be seen: the same answer, as at /mcp). */
     static final int RESOURCE_NOT_FOUND = -32002;
 
-    private static final String SCHEME = "monitor://";
-    private static final Pattern RESOURCE = Pattern.compile("^monitor://([\\w.-]{2,64})/(definition|state)(?:\\?(.*))?$");
+    private static final String SCHEME = MonitorUri.SCHEME;
     /** How long in-flight calls may still answer once stdin has ended. */
     private static final Duration GRACE = Duration.ofSeconds(2);
     private static final String INSTRUCTIONS = "A Monitor Protocol v0.1 server: durable, shareable monitors of "
@@ -366,37 +363,18 @@ final class McpStdio {
     }
 
     private ObjectNode resourcesRead(JsonNode id, JsonNode params) {
-        String uri = params.path("uri").asText(null);
-        Matcher m = uri == null ? null : RESOURCE.matcher(uri);
-        String token = m != null && m.matches() ? uriToken(m.group(3)) : "";
-        if (token == null || m == null || !m.matches()) {
-            ProtocolException e = ProtocolException.of(ErrorCode.NOT_FOUND, "no such resource; monitor resources are "
-                    + "monitor://{id}/definition and monitor://{id}/state, optionally with ?token=<token>").with("uri", uri);
+        MonitorUri ref;
+        try {
+            ref = MonitorUri.parse(params.path("uri").asText(null));
+        } catch (ProtocolException e) {
             return error(id, RESOURCE_NOT_FOUND, e.getMessage(), e.toJson());
         }
-        String path = "monitors/" + Api.segment(m.group(1)) + (m.group(2).equals("state") ? "/state" : "");
-        return rest(id, path, token.isEmpty() ? defaultToken : token, body -> {
+        String path = "monitors/" + Api.segment(ref.monitorId()) + (ref.state() ? "/state" : "");
+        return rest(id, path, ref.bearer(defaultToken), body -> {
             ObjectNode result = Json.object();
-            result.putArray("contents").addObject().put("uri", uri).put("mimeType", MIME_TYPE).put("text", compact(body));
+            result.putArray("contents").addObject().put("uri", ref.uri()).put("mimeType", MIME_TYPE).put("text", compact(body));
             return result;
         });
-    }
-
-    /** The {@code token} of a resource URI's query: "" when it has none, null when the query has anything else. */
-    private static String uriToken(String query) {
-        String token = "";
-        if (query != null) {
-            for (String pair : query.split("&")) {
-                int eq = pair.indexOf('=');
-                String name = eq < 0 ? pair : pair.substring(0, eq);
-                if (name.equals("token") && eq >= 0) {
-                    token = URLDecoder.decode(pair.substring(eq + 1), UTF_8);
-                } else if (!name.isEmpty()) {
-                    return null;
-                }
-            }
-        }
-        return token;
     }
 
     /**

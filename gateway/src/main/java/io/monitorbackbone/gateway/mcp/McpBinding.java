@@ -115,20 +115,20 @@ public class McpBinding {
 
     private void template(String name, String view, String title, String description) {
         templates.newResourceTemplate(name)
-                .setUriTemplate(MonitorResources.SCHEME + "{id}/" + view)
+                .setUriTemplate(io.monitorbackbone.protocol.mcp.MonitorUri.SCHEME + "{id}/" + view)
                 .setTitle(title)
                 .setDescription(description)
-                .setMimeType(MonitorResources.MIME_TYPE)
+                .setMimeType(io.monitorbackbone.protocol.mcp.MonitorUri.MIME_TYPE)
                 // McpRoute answers reads of monitor:// URIs before the extension does; this handler serves the
                 // rare request that reaches the extension anyway (e.g. inside a JSON-RPC batch).
                 .setAsyncHandler(args -> {
                     String header = headerBearer();
                     String uri = args.requestUri().value();
                     return Uni.createFrom().completionStage(() -> lifecycle.ready().thenApplyAsync(s -> {
-                        MonitorResources.Ref ref = MonitorResources.parse(uri);
+                        io.monitorbackbone.protocol.mcp.MonitorUri ref = io.monitorbackbone.protocol.mcp.MonitorUri.parse(uri);
                         JsonNode body = MonitorResources.read(s, ref, header);
                         return new ResourceResponse(List.of(new TextResourceContents(uri,
-                                new String(Json.bytes(body), StandardCharsets.UTF_8), MonitorResources.MIME_TYPE)));
+                                new String(Json.bytes(body), StandardCharsets.UTF_8), io.monitorbackbone.protocol.mcp.MonitorUri.MIME_TYPE)));
                     }, lifecycle.work()).exceptionally(failure -> {
                         ProtocolException e = Rpc.asProtocolError(failure);
                         throw new McpException(e.getMessage(), e.code() == ErrorCode.NOT_FOUND

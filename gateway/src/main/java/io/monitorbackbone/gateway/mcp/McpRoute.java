@@ -75,7 +75,7 @@ public class McpRoute {
             return;
         }
         String uri = message.path("params").path("uri").asText(null);
-        if (!method.equals("resources/list") && !MonitorResources.isMonitorUri(uri)) {
+        if (!method.equals("resources/list") && !io.monitorbackbone.protocol.mcp.MonitorUri.isMonitorUri(uri)) {
             ctx.next();
             return;
         }
@@ -88,11 +88,11 @@ public class McpRoute {
         Function<io.monitorbackbone.gateway.service.Services, JsonNode> work = switch (method) {
             case "resources/list" -> s -> MonitorResources.listResult(s, headerBearer);
             case "resources/read" -> s -> {
-                MonitorResources.Ref ref = MonitorResources.parse(uri);
+                io.monitorbackbone.protocol.mcp.MonitorUri ref = io.monitorbackbone.protocol.mcp.MonitorUri.parse(uri);
                 return MonitorResources.readResult(ref, MonitorResources.read(s, ref, headerBearer));
             };
             case "resources/subscribe" -> s -> {
-                MonitorResources.Ref ref = MonitorResources.parse(uri);
+                io.monitorbackbone.protocol.mcp.MonitorUri ref = io.monitorbackbone.protocol.mcp.MonitorUri.parse(uri);
                 // Subscribing needs what reading needs: a private monitor's changes are as secret as its state.
                 MonitorResources.read(s, ref, headerBearer);
                 subscriptions.subscribe(lifecycle.stateChanges(), connection.id(), uri, ref.monitorId());
