@@ -2,8 +2,8 @@ package io.monitorbackbone.gateway.service;
 
 /**
  * Tells when a monitor's state may have changed, so a reader can be woken to look again. A wake-up carries no state:
- * whoever is woken reads {@code /state} (or pulls) as usual. Today the source is this gateway's tail of the monitor's
- * log; a projector's state-changed signal can replace it behind this interface.
+ * whoever is woken reads {@code /state} (or pulls) as usual. The sources are this gateway's tail of the monitor's log,
+ * the projector's folds in {@code mp.state} and cursor moves ({@code kafka.LogStateChanges}).
  */
 public interface StateChanges {
 
