@@ -36,6 +36,7 @@ public final class Discover {
         limits.put("max_wait_seconds", Limits.MAX_WAIT_SECONDS);
         limits.put("retire_after_mute_seconds_default", Limits.RETIRE_AFTER_MUTE_SECONDS_DEFAULT);
         limits.put("max_body_bytes", 1_048_576);
+        limits.put("max_body_depth", io.monitorbackbone.protocol.Json.MAX_INPUT_NESTING);
         limits.put("seq_scope", "monitor");
         ObjectNode info = d.putObject("serverInfo");
         info.put("name", "monitor-backbone");
