@@ -191,7 +191,7 @@ class DeepJsonIT {
     }
 
     private static long lastSeq(Walk.Monitor m) {
-        return http.get("/mp/v0/monitors/" + m.id() + "/state", null).json().get("head").asLong();
+        return walk.state(m).json().get("head").asLong();
     }
 
     /** Every row from seq 1 to {@code head}, replayed with {@code ?cursor=}, pages of at most 200. */
