@@ -7,6 +7,8 @@ import io.cloudevents.core.builder.CloudEventBuilder;
 import io.cloudevents.kafka.KafkaMessageFactory;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.ProtocolRows;
+import io.monitorbackbone.protocol.Vocabulary;
 import io.monitorbackbone.protocol.Times;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Headers;
@@ -49,11 +51,30 @@ public final class ObservationCodec {
         return KafkaMessageFactory.<String>createWriter(topic, draft.subject()).writeBinary(event);
     }
 
-    /**
-     * @param timestamp the record's timestamp: the observation's time when the event carries none
-     * @throws RuntimeException when the record is not a CloudEvent
-     */
+    /** {@link #decode(String, Headers, byte[], long)} naming the monitor by the record's {@code ce_source}. */
     public static Draft decode(Headers headers, byte[] value, long timestamp) {
+        return decode(null, headers, value, timestamp);
+    }
+
+    /**
+     * Never fails: a record that is not a CloudEvent this server can read back (a foreign producer's bytes, JSON
+     * deeper than {@link Json#MAX_READ_NESTING}) comes back as an {@link Vocabulary#UNDECODABLE} row, so every reader
+     * serves it at its seq and every fold counts it, instead of skipping it or failing the read.
+     *
+     * @param monitorId the monitor whose log holds the record; null to take it from {@code ce_source}
+     * @param timestamp the record's timestamp: the observation's time when the event carries none
+     */
+    public static Draft decode(String monitorId, Headers headers, byte[] value, long timestamp) {
+        try {
+            return decodeEvent(headers, value, timestamp);
+        } catch (RuntimeException e) {
+            String monitor = monitorId != null ? monitorId : monitorOf(headers);
+            String reason = e.getClass().getSimpleName() + ": " + e.getMessage();
+            return ProtocolRows.undecodable(monitor, value == null ? 0 : value.length, reason, Instant.ofEpochMilli(timestamp));
+        }
+    }
+
+    private static Draft decodeEvent(Headers headers, byte[] value, long timestamp) {
         CloudEvent event = KafkaMessageFactory.createReader(headers, value).toEvent();
         JsonNode data = event.getData() == null ? Json.object() : Json.read(event.getData().toBytes());
         ObjectNode dataObject;
@@ -67,6 +88,16 @@ public final class ObservationCodec {
                 : Times.format(Instant.ofEpochMilli(timestamp));
         return new Draft(event.getType(), event.getSubject(), time, extension(event, "tier"), extension(event, "origin"),
                 extension(event, "verified"), extension(event, "horizon"), extension(event, "actor"), dataObject);
+    }
+
+    private static String monitorOf(Headers headers) {
+        try {
+            org.apache.kafka.common.header.Header source = headers == null ? null : headers.lastHeader("ce_source");
+            String s = source == null || source.value() == null ? null : new String(source.value(), StandardCharsets.UTF_8);
+            return s != null && s.startsWith(SOURCE_PREFIX) ? s.substring(SOURCE_PREFIX.length()) : null;
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private static String extension(CloudEvent event, String name) {

@@ -86,6 +86,70 @@ class BadInputIT {
         assertThat(expected).isGreaterThan(10);
     }
 
+    /**
+     * Issue 12: what the parser accepted beside the document, and what it acknowledged but could not store as sent, is
+     * refused INVALID over REST and JSON-RPC; a refused publish is still recorded.
+     */
+    @Test
+    void inputThatIsNotExactlyOneFaithfulDocumentIsRefusedInvalid() throws Exception {
+        Walk.Monitor m = walk.createMonitor(SharedServer.uniqueId("strict"));
+        String publish = "/mp/v0/monitors/" + m.id() + "/observations";
+        String ok = "{\"type\":\"com.example.ci.run\",\"subject\":\"s\"}";
+        List<String> bad = List.of(
+                ok + " garbage",
+                ok + ok,
+                ok + "\n{\"type\":\"com.example.ci.run\"}",
+                "{\"type\":\"com.example.ci.run\",\"type\":\"com.example.ci.run\"}",
+                "{\"type\":\"com.example.ci.run\",\"data\":{\"k\":1,\"k\":2}}",
+                "{\"type\":\"com.example.ci.run\",\"subject\":\"\\ud800\"}",
+                "{\"type\":\"com.example.ci.run\",\"subject\":\"a\\udc00b\"}",
+                "{\"type\":\"com.example.ci.run\",\"data\":{\"\\ud800\":true}}",
+                "{\"type\":\"com.example.ci.run\",\"data\":{\"n\":1e400}}",
+                "{\"type\":\"com.example.ci.run\",\"data\":{\"n\":-1e400}}");
+        int refused = 0;
+        for (String body : bad) {
+            HttpResponse<String> r = post(publish, body.getBytes(StandardCharsets.UTF_8), "application/json", m.ownerToken());
+            JsonNode json = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.body());
+            assertThat(r.statusCode()).as(body + " -> " + r.body()).isEqualTo(400);
+            assertThat(json.path("code").asText()).as(body).isEqualTo("INVALID");
+            assertThat(json.path("rejected_seq").asLong()).as(body).isPositive();
+            refused++;
+
+            String call = "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"monitors/publish\",\"params\":{\"monitor\":\"" + m.id()
+                    + "\"," + body.substring(1) + "}";
+            HttpResponse<String> rpc = post("/mp/v0/rpc", call.getBytes(StandardCharsets.UTF_8), "application/json", m.ownerToken());
+            JsonNode answer = new com.fasterxml.jackson.databind.ObjectMapper().readTree(rpc.body());
+            assertThat(rpc.statusCode()).as(call + " -> " + rpc.body()).isLessThan(500);
+            assertThat(answer.has("result")).as(call + " -> " + rpc.body()).isFalse();
+            assertThat(answer.at("/error/data/code").asText()).as(call + " -> " + rpc.body()).isEqualTo("INVALID");
+        }
+        for (String rpcBody : List.of(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"monitors/discover\"}{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"monitors/discover\"}",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"monitors/discover\",\"method\":\"monitors/list\"}",
+                "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"monitors/discover\"}] ]")) {
+            HttpResponse<String> rpc = post("/mp/v0/rpc", rpcBody.getBytes(StandardCharsets.UTF_8), "application/json", null);
+            JsonNode answer = new com.fasterxml.jackson.databind.ObjectMapper().readTree(rpc.body());
+            assertThat(answer.at("/error/data/code").asText()).as(rpcBody + " -> " + rpc.body()).isEqualTo("INVALID");
+        }
+        HttpResponse<String> create = post("/mp/v0/monitors", ("{\"id\":\"" + SharedServer.uniqueId("dup")
+                + "\",\"visibility\":\"public\",\"visibility\":\"private\"}").getBytes(StandardCharsets.UTF_8), "application/json", null);
+        assertThat(create.statusCode()).as(create.body()).isEqualTo(400);
+        assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(create.body()).path("code").asText()).isEqualTo("INVALID");
+
+        // What is acknowledged is what is stored: a surrogate pair and a large finite number come back as sent.
+        HttpResponse<String> fine = post(publish, "{\"type\":\"com.example.ci.run\",\"subject\":\"\\ud83d\\ude00\",\"data\":{\"n\":1e300}}"
+                .getBytes(StandardCharsets.UTF_8), "application/json", m.ownerToken());
+        assertThat(fine.statusCode()).as(fine.body()).isEqualTo(201);
+        JsonNode acked = new com.fasterxml.jackson.databind.ObjectMapper().readTree(fine.body()).get("observation");
+        Walk.Reader reader = walk.subscribe(m, "agent:strict");
+        JsonNode stored = walk.pull(reader, "?cursor=" + acked.get("id").asText() + "&limit=1").json().get("observations").get(0);
+        assertThat(stored.get("subject").asText()).isEqualTo("\uD83D\uDE00").isEqualTo(acked.get("subject").asText());
+        assertThat(stored.at("/data/n")).isEqualTo(acked.at("/data/n"));
+        int expected = refused;
+        await("every refused publish is counted as rejected").atMost(Duration.ofSeconds(30)).untilAsserted(() ->
+                assertThat(walk.state(m).json().at("/counters/rejected").asInt()).isEqualTo(expected));
+    }
+
     private HttpResponse<String> post(String path, byte[] body, String contentType, String bearer) throws Exception {
         URI base = http.base();
         HttpRequest request = HttpRequest.newBuilder(base.resolve(path))

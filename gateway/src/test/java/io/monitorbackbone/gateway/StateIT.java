@@ -87,7 +87,7 @@ class StateIT {
         assertThat(state.get("as_of_seq").asLong()).isEqualTo(head);
         assertThat(state.get("head").asLong()).isEqualTo(head);
         assertThat(state.get("counters")).isEqualTo(Json.read(("{\"observations\":18,\"delivered\":5,\"acted\":0,"
-                + "\"subscriptions_active\":1,\"rejected\":1}").getBytes()));
+                + "\"subscriptions_active\":1,\"rejected\":1,\"undecodable\":0}").getBytes()));
         assertThat(state.get("last")).isEqualTo(Json.read(("{\"seq\":18,\"time\":" + state.at("/last/time")
                 + ",\"type\":\"ai.mentu.monitor.subscribed\"}").getBytes()));
         assertThat(state.get("contradictions_open").asLong()).as("s1 resolved, s2 open").isEqualTo(1);

@@ -15,9 +15,9 @@ final class ObservationRecords {
 
     /**
      * @param timestamp the record's timestamp: the observation's time when the event carries none
-     * @throws RuntimeException when the record is not a CloudEvent
+     * @return the observation, or an {@code ai.mentu.monitor.undecodable} row for a record that cannot be decoded
      */
     static ObjectNode served(String monitorId, long seq, Headers headers, byte[] value, long timestamp) {
-        return ObservationCodec.decode(headers, value, timestamp).served(monitorId, seq, false);
+        return ObservationCodec.decode(monitorId, headers, value, timestamp).served(monitorId, seq, false);
     }
 }

@@ -115,7 +115,10 @@ public final class ProjectorTopology {
         }
     }
 
-    /** Back to the served observation; a record that is not a CloudEvent is skipped, as the gateway's reader does. */
+    /**
+     * Back to the served observation; a record that is not a CloudEvent is folded as an undecodable row, as the
+     * gateway's reader serves it, so head and counters cover every record of the log.
+     */
     static final class Decode implements FixedKeyProcessor<String, byte[], Observed> {
         private FixedKeyProcessorContext<String, Observed> context;
 

@@ -143,22 +143,29 @@ class ProjectorTopologyTest {
     }
 
     @Test
-    void tombstonesAndRecordsThatAreNotCloudEventsAreIgnoredButKeepTheirSeq() {
+    void tombstonesAreIgnoredAndRecordsThatAreNotCloudEventsAreCountedAsUndecodable() {
         TopologyTestDriver d = driver();
         pipe(d, "alpha", publish(alpha, "{\"type\":\"demo.note\"}", T0));
         List<TestRecord<String, Aggregate>> before = states(d);
 
+        int depth = io.monitorbackbone.protocol.Json.MAX_READ_NESTING + 1;
         pipe(d, "alpha", List.of(
                 new TestRecord<>("k", null, new RecordHeaders(), T0),
                 new TestRecord<>("k", "not a cloud event".getBytes(StandardCharsets.UTF_8), new RecordHeaders(), T0)));
-        List<TestRecord<String, Aggregate>> ignored = states(d);
+        List<TestRecord<String, Aggregate>> folded = states(d);
+        // A CloudEvent whose data nests deeper than any reader accepts: the poison row of issue 12.
+        TestRecord<String, byte[]> deep = publish(alpha, "{\"type\":\"demo.note\"}", T0);
+        pipe(d, "alpha", new TestRecord<>(deep.key(), ("[".repeat(depth) + "]".repeat(depth)).getBytes(StandardCharsets.UTF_8),
+                deep.headers(), T0));
         pipe(d, "alpha", publish(alpha, "{\"type\":\"demo.note\"}", T0));
 
         assertThat(before).hasSize(1);
-        assertThat(ignored).isEmpty();
+        assertThat(folded).hasSize(1);
+        assertThat(folded.get(0).value().lastType()).isEqualTo(io.monitorbackbone.protocol.Vocabulary.UNDECODABLE);
         Aggregate after = latest(states(d)).get("alpha");
-        assertThat(after.observations()).isEqualTo(2);
-        assertThat(after.lastSeq()).isEqualTo(4);
+        assertThat(after.observations()).isEqualTo(4);
+        assertThat(after.undecodable()).isEqualTo(2);
+        assertThat(after.lastSeq()).isEqualTo(5);
     }
 
     @Test

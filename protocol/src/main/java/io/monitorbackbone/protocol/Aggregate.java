@@ -35,6 +35,8 @@ import java.util.List;
  * @param types             the distinct types the log has carried, sorted, at most {@link #MAX_TYPES}: what a filter
  *                          may name besides the declared ones
  * @param typesOverflow     more distinct types than {@link #MAX_TYPES} were seen, so {@code types} is not all of them
+ * @param undecodable       records no reader could decode, folded as {@code ai.mentu.monitor.undecodable} rows
+ *                          (counted in {@code observations} too); 0 in aggregates stored before it existed
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -43,12 +45,12 @@ public record Aggregate(long observations, long rejected, long acted, long first
                         String lastType, String lastSourceTime, String lastSourceContact, long unprovenanced,
                         Actors actors, Contradictions contradictions, Corroboration corroboration,
                         TrackRecord trackRecord, Independence independence, List<String> types,
-                        boolean typesOverflow) {
+                        boolean typesOverflow, long undecodable) {
 
     public static final int MAX_TYPES = 128;
 
     public static final Aggregate EMPTY = new Aggregate(0, 0, 0, 0, 0, null, null, null, null, 0, Actors.NONE,
-            Contradictions.NONE, Corroboration.NONE, TrackRecord.NONE, Independence.UNDECLARED, List.of(), false);
+            Contradictions.NONE, Corroboration.NONE, TrackRecord.NONE, Independence.UNDECLARED, List.of(), false, 0);
 
     public Aggregate {
         actors = actors == null ? Actors.NONE : actors;
@@ -108,7 +110,8 @@ public record Aggregate(long observations, long rejected, long acted, long first
                 trackRecord.apply(row, actor, first),
                 nextIndependence,
                 withType(row.type()),
-                typesOverflow || (row.type() != null && !types.contains(row.type()) && types.size() >= MAX_TYPES));
+                typesOverflow || (row.type() != null && !types.contains(row.type()) && types.size() >= MAX_TYPES),
+                undecodable + (Vocabulary.UNDECODABLE.equals(row.type()) ? 1 : 0));
     }
 
     private List<String> withType(String type) {

@@ -102,6 +102,27 @@ public final class ProtocolRows {
         return row(monitor, Vocabulary.REJECTED, GUARD, subject, payload, false, now);
     }
 
+    /** Who "writes" an {@link Vocabulary#UNDECODABLE} row: the reader that could not decode the record. */
+    public static final String READER = "system:reader";
+    /** How much of the decoder's complaint an undecodable row keeps. */
+    static final int UNDECODABLE_REASON_LIMIT = 300;
+
+    /**
+     * What a reader serves for a record of a monitor's log it cannot decode. Every reader builds the same row from the
+     * same record (the time is the record's timestamp), so the projector's fold and the gateway's reads agree.
+     *
+     * @param monitorId the monitor whose log holds the record, or null when unknown
+     * @param bytes     the size of the record's value
+     * @param reason    why it could not be decoded
+     */
+    public static Draft undecodable(String monitorId, int bytes, String reason, Instant appendedAt) {
+        ObjectNode payload = Json.object();
+        String why = reason == null ? "unknown" : reason;
+        payload.put("reason", why.length() > UNDECODABLE_REASON_LIMIT ? why.substring(0, UNDECODABLE_REASON_LIMIT) + "..." : why);
+        payload.put("bytes", bytes);
+        return row(monitorId, false, "event", Vocabulary.UNDECODABLE, READER, null, payload, false, appendedAt);
+    }
+
     /** SHA-256 hex of a served monitor with its top-level keys sorted: what a configuration change started from. */
     public static String digest(ObjectNode servedMonitor) {
         TreeMap<String, JsonNode> sorted = new TreeMap<>();

@@ -51,6 +51,7 @@ public final class States {
         counters.put("acted", a.acted());
         counters.put("subscriptions_active", c.activeSubscriptions());
         counters.put("rejected", a.rejected());
+        counters.put("undecodable", a.undecodable());
         if (a.lastType() == null) {
             s.putNull("last");
         } else {

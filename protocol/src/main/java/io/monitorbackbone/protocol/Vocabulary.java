@@ -30,8 +30,13 @@ public final class Vocabulary {
     public static final String REJECTED = PROTOCOL_TYPE_PREFIX + "rejected";
     public static final String CONTRADICTION = PROTOCOL_TYPE_PREFIX + "contradiction";
     public static final String CONTRADICTION_RESOLVED = PROTOCOL_TYPE_PREFIX + "contradiction_resolved";
+    /**
+     * Not written by anyone: what a reader serves in place of a record of a monitor's log that it cannot decode (a
+     * foreign producer's bytes, a damaged record), so the row keeps its seq and is counted instead of being skipped.
+     */
+    public static final String UNDECODABLE = PROTOCOL_TYPE_PREFIX + "undecodable";
     public static final List<String> PROTOCOL_TYPES = List.of(CONFIGURED, SUBSCRIBED, SUBSCRIPTION_RETIRED, LEASE, STATE,
-            BOOKMARK, REJECTED, CONTRADICTION, CONTRADICTION_RESOLVED);
+            BOOKMARK, REJECTED, CONTRADICTION, CONTRADICTION_RESOLVED, UNDECODABLE);
 
     /** {@code [\w.-]{2,64}} with ASCII word characters, as the protocol's reference regex means it. */
     public static final Pattern MONITOR_ID = Pattern.compile("^[A-Za-z0-9_.-]{2,64}$");

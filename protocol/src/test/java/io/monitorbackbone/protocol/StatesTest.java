@@ -75,7 +75,7 @@ class StatesTest {
         ObjectNode s = valid(log.state(new States.Context(3, 1, 2, 7, null, LogFixture.T0)));
 
         assertThat(s.get("counters").toString()).isEqualTo(
-                "{\"observations\":3,\"delivered\":7,\"acted\":1,\"subscriptions_active\":2,\"rejected\":1}");
+                "{\"observations\":3,\"delivered\":7,\"acted\":1,\"subscriptions_active\":2,\"rejected\":1,\"undecodable\":0}");
         assertThat(s.get("last").toString()).isEqualTo(
                 "{\"seq\":3,\"time\":\"2026-11-29T18:00:00.000Z\",\"type\":\"ai.mentu.monitor.lease\"}");
     }

@@ -214,7 +214,7 @@ public final class Follower extends ConsumerLoop {
                     if (Topics.isObs(r.topic())) {
                         String monitor = Topics.monitorOf(r.topic());
                         long seq = Seq.fromOffset(r.offset());
-                        io.monitorbackbone.protocol.Draft draft = ObservationCodec.decode(r.headers(), r.value(), r.timestamp());
+                        io.monitorbackbone.protocol.Draft draft = ObservationCodec.decode(monitor, r.headers(), r.value(), r.timestamp());
                         org.apache.kafka.common.header.Header ceId = r.headers().lastHeader("ce_id");
                         catalog.log(monitor).apply(seq, draft, r.timestamp(),
                                 ceId == null ? null : new String(ceId.value(), java.nio.charset.StandardCharsets.UTF_8));

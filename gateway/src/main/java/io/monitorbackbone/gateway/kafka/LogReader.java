@@ -141,7 +141,7 @@ public final class LogReader implements AutoCloseable {
                 long seq = Seq.fromOffset(r.offset());
                 // Past the page, a filter that passes everything only counts: no record needs decoding.
                 return scan.countsOnly() ? scan.count(seq)
-                        : scan.accept(seq, ObservationCodec.decode(r.headers(), r.value(), r.timestamp()));
+                        : scan.accept(seq, ObservationCodec.decode(monitorId, r.headers(), r.value(), r.timestamp()));
             });
             return scan.page();
         });
@@ -165,12 +165,9 @@ public final class LogReader implements AutoCloseable {
             Aggregate[] a = {base};
             range(c, tp, from, end, r -> {
                 if (r.value() != null) {
-                    try {
-                        a[0] = a[0].apply(monitorId, Seq.fromOffset(r.offset()),
-                                ObservationCodec.decode(r.headers(), r.value(), r.timestamp()), r.timestamp());
-                    } catch (RuntimeException e) {
-                        // Not a CloudEvent: the projector skips it too.
-                    }
+                    // A record that cannot be decoded folds as an undecodable row, as the projector folds it.
+                    a[0] = a[0].apply(monitorId, Seq.fromOffset(r.offset()),
+                            ObservationCodec.decode(monitorId, r.headers(), r.value(), r.timestamp()), r.timestamp());
                 }
                 return true;
             });

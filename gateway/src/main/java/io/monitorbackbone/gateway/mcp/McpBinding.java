@@ -106,11 +106,9 @@ public class McpBinding {
         if (arguments == null) {
             return Json.object();
         }
-        try {
-            return Json.MAPPER.readTree(io.vertx.core.json.Json.encode(arguments));
-        } catch (java.io.IOException e) {
-            throw ProtocolException.of(ErrorCode.INVALID, "the tool's arguments are not valid JSON");
-        }
+        // The same strict reading as a REST body: the nesting limit, and nothing that cannot be stored as sent.
+        JsonNode parsed = Json.parseInput(io.vertx.core.json.Json.encode(arguments));
+        return parsed == null ? Json.object() : parsed;
     }
 
     private void template(String name, String view, String title, String description) {

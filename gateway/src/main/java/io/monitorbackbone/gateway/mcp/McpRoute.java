@@ -146,9 +146,9 @@ public class McpRoute {
             return null;
         }
         try {
-            JsonNode node = Json.MAPPER.readTree(body.getBytes());
+            JsonNode node = Json.parseInput(body.getBytes());
             return node != null && node.isObject() ? node : null;
-        } catch (java.io.IOException e) {
+        } catch (io.monitorbackbone.protocol.ProtocolException e) {
             return null;
         }
     }

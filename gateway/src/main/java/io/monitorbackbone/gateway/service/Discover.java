@@ -29,13 +29,19 @@ public final class Discover {
         duration.put("min", io.monitorbackbone.protocol.lease.LeaseCommand.MIN_LEASE_DURATION_SECONDS);
         duration.put("max", io.monitorbackbone.protocol.lease.LeaseCommand.MAX_LEASE_DURATION_SECONDS);
         duration.put("default", io.monitorbackbone.protocol.lease.LeaseCommand.DEFAULT_LEASE_DURATION_SECONDS);
-        caps.putObject("extensions").putObject("ai.mentu/monitors").put("version", "0.1");
+        ObjectNode extensions = caps.putObject("extensions");
+        extensions.putObject("ai.mentu/monitors").put("version", "0.1");
+        // A record of a log no reader can decode is served at its seq as this row type and counted, never skipped.
+        extensions.putObject("io.monitorbackbone/undecodable-rows")
+                .put("type", io.monitorbackbone.protocol.Vocabulary.UNDECODABLE)
+                .put("counter", "counters.undecodable");
         ObjectNode limits = d.putObject("limits");
         limits.put("max_limit", Limits.MAX_LIMIT);
         limits.put("default_limit", Limits.DEFAULT_LIMIT);
         limits.put("max_wait_seconds", Limits.MAX_WAIT_SECONDS);
         limits.put("retire_after_mute_seconds_default", Limits.RETIRE_AFTER_MUTE_SECONDS_DEFAULT);
         limits.put("max_body_bytes", 1_048_576);
+        limits.put("max_body_depth", io.monitorbackbone.protocol.Json.MAX_INPUT_NESTING);
         limits.put("seq_scope", "monitor");
         ObjectNode info = d.putObject("serverInfo");
         info.put("name", "monitor-backbone");

@@ -36,9 +36,9 @@ public final class Rpc {
     public CompletableFuture<JsonNode> handle(byte[] body, String headerBearer) {
         JsonNode request;
         try {
-            request = body == null || body.length == 0 ? null : Json.MAPPER.readTree(body);
-        } catch (java.io.IOException e) {
-            request = null;
+            request = Json.parseInput(body);
+        } catch (ProtocolException refused) {
+            return CompletableFuture.completedFuture(failure(null, refused));
         }
         if (request == null || !(request.isObject() || request.isArray() && !request.isEmpty())) {
             return CompletableFuture.completedFuture(failure(null,
