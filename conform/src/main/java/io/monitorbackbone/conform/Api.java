@@ -36,7 +36,8 @@ final class Api {
     Api(Wire wire, Options options, String runId, String checkId) {
         this.wire = wire;
         this.options = options;
-        this.prefix = "cf-" + runId + "-" + checkId.toLowerCase(Locale.ROOT);
+        // "C17+" → "c17s": a monitor id is letters, digits, '.', '_' and '-' only.
+        this.prefix = "cf-" + runId + "-" + checkId.toLowerCase(Locale.ROOT).replace("+", "s");
     }
 
     Options options() {

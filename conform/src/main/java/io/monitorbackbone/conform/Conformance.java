@@ -19,7 +19,10 @@ public final class Conformance {
         System.exit(run(args, System.out));
     }
 
-    /** Runs the checks the arguments select and prints the results; returns the exit status (0, 1 on a FAIL, 2 on usage). */
+    /**
+     * Runs the checks the arguments select, prints the results and what was retired afterwards; returns the exit status
+     * (0, 1 on a FAIL of a protocol-level check, 2 on usage).
+     */
     public static int run(String[] args, PrintStream out) {
         return run(args, out, System.getenv());
     }
@@ -40,12 +43,13 @@ public final class Conformance {
             return 0;
         }
         long start = System.nanoTime();
-        List<Result> results = Runner.run(checks, options, options.json() ? r -> { } : r -> printLine(out, r));
-        Report report = new Report(results, options.base().toString(), (System.nanoTime() - start) / 1_000_000);
+        Runner.Run run = Runner.run(checks, options, options.json() ? r -> { } : r -> printLine(out, r));
+        Report report = new Report(run.results(), options.base().toString(), (System.nanoTime() - start) / 1_000_000, run.cleanup());
         if (options.json()) {
             out.println(report.json());
         } else {
             out.println(report.summary());
+            out.println(run.cleanup().line());
         }
         out.flush();
         return report.exitCode();

@@ -36,6 +36,8 @@ final class DeliveryChecks {
                 new Check("C09", "CloudEvent attributes present", DeliveryChecks::c09),
                 new Check("C10", "sequence 20 digits, strictly increasing", DeliveryChecks::c10),
                 new Check("C17", "cursor below floor → 410 CURSOR_EXPIRED (needs admin compact)", DeliveryChecks::c17),
+                Check.stricter("C17", "committed cursor below floor → 410 CURSOR_EXPIRED, seek to the floor recovers (needs admin compact)",
+                        DeliveryChecks::c17Committed),
                 new Check("C19", "mute retirement, will observation, cursor kept on re-subscribe", DeliveryChecks::c19),
                 new Check("C20", "ack idempotent", DeliveryChecks::c20),
                 new Check("C22", "acked observations do not come back", DeliveryChecks::c22),
@@ -117,39 +119,52 @@ final class DeliveryChecks {
         return "narrow and wide readers see head " + n.path("head") + "; lag " + n.path("lag") + " vs " + w.path("lag");
     }
 
+    /**
+     * The protocol's C08: an inline filter that names a value outside the stored one is refused {@code 400 INVALID_FILTER}
+     * naming {@code key} and {@code stored}. Positive control: the stored filter repeated inline is served. Where the
+     * protocol leaves a choice (a key the stored filter leaves open), either answer passes, but nothing outside the stored
+     * filter may be delivered.
+     */
     static String c08(Api api) {
         String note = Api.BASE_TYPE + ".note";
         String build = Api.BASE_TYPE + ".build";
         String other = "org.elsewhere.thing";
+        String wildcard = Api.BASE_TYPE + ".*";
         Api.Monitor m = api.monitor(o("types", a(note, build, other)));
         long first = Api.seq(api.publish(m, o("type", note, "subject", "n")));
         api.publish(m, o("type", build, "subject", "b"));
         api.publish(m, o("type", other, "subject", "o"));
-        Api.Reader reader = api.subscribe(m, o("subscriber", "agent:r", "from", first,
-                "filter", o("types", a(Api.BASE_TYPE + ".*"))), null);
+        Api.Reader reader = api.subscribe(m, o("subscriber", "agent:r", "from", first, "filter", o("types", a(wildcard))), null);
 
         JsonNode stored = api.pull(reader, "?limit=200");
+        Wire.Reply same = api.pullRaw(reader, "?limit=200&types=" + wildcard);
         Wire.Reply outside = api.pullRaw(reader, "?limit=200&types=" + other);
-        Wire.Reply added = api.pullRaw(reader, "?limit=200&types=" + Api.BASE_TYPE + ".*," + other);
+        Wire.Reply added = api.pullRaw(reader, "?limit=200&types=" + wildcard + "," + other);
         Wire.Reply subjects = api.pullRaw(reader, "?limit=200&subjects=o");
 
         List<String> storedTypes = observations(stored).stream().map(o -> o.path("type").asText()).toList();
         that(storedTypes.equals(List.of(note, build)), "the stored filter alone delivered " + storedTypes + ", expected [" + note
                 + ", " + build + "]");
-        int refusals = 0;
-        for (Wire.Reply r : List.of(outside, added, subjects)) {
-            if (r.status() == 400) {
-                refused(r, 400, "INVALID_FILTER");
-                refusals++;
-                continue;
-            }
-            expect(r, 200);
-            for (JsonNode o : observations(r.json())) {
-                that(!o.path("type").asText().equals(other), r.describe() + " delivered " + other
+        List<String> sameTypes = observations(expect(same, 200).json()).stream().map(o -> o.path("type").asText()).toList();
+        that(sameTypes.equals(storedTypes), same.describe() + " (the stored filter repeated inline) delivered " + sameTypes
+                + ", expected " + storedTypes);
+        for (Wire.Reply r : List.of(outside, added)) {
+            refused(r, 400, "INVALID_FILTER");
+            that("types".equals(r.json().path("key").asText(null)), r.describe() + " does not name key 'types': " + Wire.cut(r.body(), 200));
+            that(r.json().hasNonNull("stored"), r.describe() + " does not name the stored filter: " + Wire.cut(r.body(), 200));
+        }
+        if (subjects.status() == 400) {
+            refused(subjects, 400, "INVALID_FILTER");
+        } else {
+            expect(subjects, 200);
+            for (JsonNode o : observations(subjects.json())) {
+                that(!o.path("type").asText().equals(other), subjects.describe() + " delivered " + other
                         + " although the stored filter excludes it");
             }
         }
-        return "inline filters outside the stored one delivered nothing outside it (" + refusals + " of 3 refused as INVALID_FILTER)";
+        return "an inline value outside the stored filter is INVALID_FILTER naming key and stored (alone and added to the"
+                + " stored wildcard); the stored filter repeated inline is served; subjects=o "
+                + (subjects.status() == 400 ? "refused" : "delivered nothing outside the stored filter");
     }
 
     private static final List<String> ATTRIBUTES = List.of("specversion", "id", "source", "type", "time", "datacontenttype",
@@ -219,33 +234,63 @@ final class DeliveryChecks {
         return log.size() + " observations with 20-digit sequences in strictly increasing order";
     }
 
-    static String c17(Api api) {
+    /** A queue of 5 notes whose monitor was compacted up to its third; the compacted seq is {@code seqs.get(2)}. */
+    private static Queue compacted(Api api) {
         String admin = api.options().adminToken();
         if (admin == null) {
             throw new CheckSkipped("needs --admin-token (or MP_ADMIN_TOKEN) to compact through POST /mp/v0/admin/compact");
         }
         Queue q = queue(api, 5);
         long s1 = q.seqs().get(0);
-        long s3 = q.seqs().get(2);
         JsonNode before = api.pull(q.reader(), "?limit=1");
         that(ids(before).equals(List.of(String.valueOf(s1))), "before compaction the reader got " + ids(before) + ", not [" + s1 + "]");
+        expect(api.wire.post("/admin/compact", o("upto_seq", q.seqs().get(2), "monitor", q.monitor().id()), admin), 200);
+        return q;
+    }
 
-        Wire.Reply compacted = api.wire.post("/admin/compact", o("upto_seq", s3, "monitor", q.monitor().id()), admin);
-        Wire.Reply expired = api.pullRaw(q.reader(), "");
+    /**
+     * The protocol's C17: a replay ({@code ?cursor=}) below the retention floor is 410 CURSOR_EXPIRED with the floor.
+     * Positive control: a replay from the floor is served.
+     */
+    static String c17(Api api) {
+        Queue q = compacted(api);
+        long s1 = q.seqs().get(0);
+        long s3 = q.seqs().get(2);
+
         Wire.Reply replay = api.pullRaw(q.reader(), "?cursor=" + s1);
 
-        expect(compacted, 200);
+        refused(replay, 410, "CURSOR_EXPIRED");
+        long floor = replay.json().path("retention_floor").asLong(-1);
+        that(floor > s3, replay.describe() + " names retention_floor " + replay.json().get("retention_floor")
+                + ", expected above the compacted seq " + s3);
+        JsonNode fromFloor = api.pull(q.reader(), "?limit=1&cursor=" + floor);
+        that(!ids(fromFloor).isEmpty() && Long.parseLong(ids(fromFloor).get(0)) >= floor,
+                "a replay from the floor " + floor + " returned " + ids(fromFloor));
+        return "after compacting up to " + s3 + " a replay from " + s1 + " is CURSOR_EXPIRED with retention_floor " + floor
+                + "; a replay from the floor is served";
+    }
+
+    /**
+     * Stricter than the protocol (C17+): a pull from a committed cursor below the floor is refused too, where the
+     * reference server serves from the floor without a word, and seeking to the floor recovers.
+     */
+    static String c17Committed(Api api) {
+        Queue q = compacted(api);
+        long s1 = q.seqs().get(0);
+        long s3 = q.seqs().get(2);
+
+        Wire.Reply expired = api.pullRaw(q.reader(), "");
+
         refused(expired, 410, "CURSOR_EXPIRED");
         long floor = expired.json().path("retention_floor").asLong(-1);
         that(floor > s3, expired.describe() + " names retention_floor " + expired.json().get("retention_floor")
                 + ", expected above the compacted seq " + s3);
-        refused(replay, 410, "CURSOR_EXPIRED");
         expect(api.wire.post("/subscriptions/" + q.reader().id() + "/seek", o("cursor", floor, "reason", "relist after expiry"),
                 q.reader().token()), 200);
         JsonNode recovered = api.pull(q.reader(), "?limit=1");
         that(!ids(recovered).isEmpty() && Long.parseLong(ids(recovered).get(0)) >= floor,
                 "after seeking to the floor " + floor + " the reader got " + ids(recovered));
-        return "after compacting up to " + s3 + " the cursor " + s1 + " is CURSOR_EXPIRED with retention_floor " + floor
+        return "after compacting up to " + s3 + " the committed cursor " + s1 + " is CURSOR_EXPIRED with retention_floor " + floor
                 + "; seeking to the floor recovers";
     }
 

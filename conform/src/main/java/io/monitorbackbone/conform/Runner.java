@@ -20,15 +20,30 @@ final class Runner {
         return HexFormat.of().formatHex(random);
     }
 
-    static List<Result> run(List<Check> checks, Options options, Consumer<Result> each) {
+    /** A whole run: each check's result, in order, and what retiring the run's monitors and subscriptions came to. */
+    record Run(List<Result> results, Leftovers.Outcome cleanup) {
+    }
+
+    /**
+     * Runs the checks in order; after each one, whatever it passed, failed or skipped, retires the monitors and
+     * subscriptions it created (outside the check's time).
+     */
+    static Run run(List<Check> checks, Options options, Consumer<Result> each) {
         String runId = runId();
+        Leftovers leftovers = new Leftovers();
+        Wire cleanup = new Wire(options.base(), leftovers);
         List<Result> results = new ArrayList<>();
         for (Check check : checks) {
-            Result result = run(check, new Api(new Wire(options.base()), options, runId, check.id()));
+            Result result;
+            try {
+                result = run(check, new Api(new Wire(options.base(), leftovers), options, runId, check.id()));
+            } finally {
+                leftovers.retire(cleanup);
+            }
             results.add(result);
             each.accept(result);
         }
-        return results;
+        return new Run(results, leftovers.outcome());
     }
 
     static Result run(Check check, Api api) {
@@ -52,7 +67,7 @@ final class Runner {
             reason = "the check itself broke: " + e;
         }
         long ms = (System.nanoTime() - start) / 1_000_000;
-        return new Result(check.id(), check.title(), status, oneLine(reason), ms);
+        return new Result(check.id(), check.title(), status, oneLine(reason), ms, check.stricter());
     }
 
     static String oneLine(String reason) {

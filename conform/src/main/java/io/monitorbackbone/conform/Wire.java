@@ -38,6 +38,7 @@ final class Wire {
 
     private final URI base;
     private final Map<String, Integer> validated = new TreeMap<>();
+    private final Leftovers leftovers;
 
     /** An answer. {@code json} is null when the body is empty or not JSON; {@code path} starts with /mp/v0. */
     record Reply(String method, String path, int status, JsonNode json, String body, HttpHeaders headers) {
@@ -68,7 +69,13 @@ final class Wire {
     }
 
     Wire(URI base) {
+        this(base, null);
+    }
+
+    /** {@code leftovers}, when given, hears of every answer, so that what the run creates can be retired again. */
+    Wire(URI base, Leftovers leftovers) {
         this.base = base;
+        this.leftovers = leftovers;
     }
 
     URI base() {
@@ -115,6 +122,9 @@ final class Wire {
             throw new CheckFailed("interrupted during " + method + " " + full);
         }
         Reply reply = new Reply(method, full, response.statusCode(), parse(response.body()), response.body(), response.headers());
+        if (leftovers != null) {
+            leftovers.saw(reply, body);
+        }
         validate(reply, stripQuery(path));
         return reply;
     }

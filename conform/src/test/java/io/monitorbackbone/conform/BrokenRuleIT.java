@@ -42,10 +42,11 @@ class BrokenRuleIT {
 
         List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
         assertThat(exit).as(String.join("\n", lines)).isEqualTo(1);
-        assertThat(lines).hasSize(4);
+        assertThat(lines).hasSize(5);
         assertThat(lines.get(0)).startsWith("C01  PASS ");
         assertThat(lines.get(1)).startsWith("C23  PASS ");
         assertThat(lines.get(2)).startsWith("C30  FAIL ").contains("GET /mp/v0/discover → 200, expected 403 ORIGIN_REFUSED");
         assertThat(lines.get(3)).contains("3 checks", "2 passed, 1 failed, 0 skipped");
+        assertThat(lines.get(4)).startsWith("cleanup: retired the ").doesNotContain("could not retire");
     }
 }

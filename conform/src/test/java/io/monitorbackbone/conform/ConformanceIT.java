@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +33,7 @@ class ConformanceIT {
     private static ServerProcess server;
     private static int exit;
     private static final Map<String, JsonNode> results = new LinkedHashMap<>();
+    private static JsonNode cleanup;
 
     @BeforeAll
     static void runTheWholeSuiteOnce() throws Exception {
@@ -39,9 +44,11 @@ class ConformanceIT {
                 .start();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         exit = Conformance.run(args("--json"), new PrintStream(out, true, StandardCharsets.UTF_8), Map.of());
-        for (JsonNode r : new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8))) {
+        JsonNode run = new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8));
+        for (JsonNode r : run.get("results")) {
             results.put(r.get("id").asText(), r);
         }
+        cleanup = run.get("cleanup");
     }
 
     @AfterAll
@@ -60,7 +67,7 @@ class ConformanceIT {
 
     @TestFactory
     Stream<DynamicTest> everyCheckPasses() {
-        return ConformanceTest.BRIEF_IDS.stream().map(id -> dynamicTest(id, () -> {
+        return ConformanceTest.CATALOG_IDS.stream().map(id -> dynamicTest(id, () -> {
             JsonNode r = results.get(id);
             assertThat(r).as("no result for " + id).isNotNull();
             assertThat(r.get("status").asText()).as(id + " " + r.get("title").asText() + ": " + r.get("reason").asText())
@@ -70,8 +77,26 @@ class ConformanceIT {
 
     @Test
     void theRunReportsEveryCheckAndExitsZero() {
-        assertThat(results.keySet()).containsExactlyElementsOf(ConformanceTest.BRIEF_IDS);
+        assertThat(results.keySet()).containsExactlyElementsOf(ConformanceTest.CATALOG_IDS);
+        assertThat(results.get("C17+").get("stricter_than_protocol").asBoolean()).isTrue();
+        assertThat(results.get("C17").get("stricter_than_protocol").asBoolean()).isFalse();
         assertThat(exit).as(results.toString()).isZero();
+    }
+
+    @Test
+    void theRunRetiredEveryMonitorAndSubscriptionItCreated() throws Exception {
+        assertThat(cleanup.get("not_retired")).as(cleanup.toString()).isEmpty();
+        assertThat(cleanup.get("monitors_retired").asInt()).as(cleanup.toString()).isGreaterThan(30);
+        assertThat(cleanup.get("subscriptions_retired").asInt()).as(cleanup.toString()).isGreaterThan(30);
+        HttpResponse<String> listed = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create(server.baseUri() + "/mp/v0/monitors")).build(), HttpResponse.BodyHandlers.ofString());
+        List<String> active = new java.util.ArrayList<>();
+        new ObjectMapper().readTree(listed.body()).get("monitors").forEach(m -> {
+            if (m.get("id").asText().startsWith("cf-") && m.get("active").asBoolean()) {
+                active.add(m.get("id").asText());
+            }
+        });
+        assertThat(active).as("monitors conform created and left active").isEmpty();
     }
 
     @Test
@@ -81,9 +106,11 @@ class ConformanceIT {
         int again = Conformance.run(args(), new PrintStream(out, true, StandardCharsets.UTF_8), Map.of());
 
         List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
-        assertThat(lines).hasSize(ConformanceTest.BRIEF_IDS.size() + 1);
-        assertThat(lines.subList(0, lines.size() - 1)).allSatisfy(l -> assertThat(l).matches("C\\d\\d[b ] {1,2}PASS .*"));
-        assertThat(lines.get(lines.size() - 1)).contains(ConformanceTest.BRIEF_IDS.size() + " passed, 0 failed, 0 skipped");
+        assertThat(lines).hasSize(ConformanceTest.CATALOG_IDS.size() + 2);
+        assertThat(lines.subList(0, lines.size() - 2)).allSatisfy(l -> assertThat(l).matches("C\\d\\d[b+ ] {1,2}PASS .*"));
+        assertThat(lines.get(lines.size() - 2)).contains(ConformanceTest.CATALOG_IDS.size() + " passed, 0 failed, 0 skipped",
+                "1 of them stricter than the protocol (C17+), 0 failed");
+        assertThat(lines.get(lines.size() - 1)).startsWith("cleanup: retired the ").doesNotContain("could not retire");
         assertThat(again).isZero();
     }
 }

@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Test;
 class ConformanceTest {
     /** BRIEF.md's list, in its order. */
     static final List<String> BRIEF_IDS;
+    /** BRIEF_IDS and our stricter checks, each right after the check it goes beyond. */
+    static final List<String> CATALOG_IDS;
 
     static {
         List<String> ids = new ArrayList<>();
@@ -29,6 +31,9 @@ class ConformanceTest {
             }
         }
         BRIEF_IDS = List.copyOf(ids);
+        List<String> catalog = new ArrayList<>(ids);
+        catalog.add(catalog.indexOf("C17") + 1, "C17+");
+        CATALOG_IDS = List.copyOf(catalog);
     }
 
     private final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -42,8 +47,9 @@ class ConformanceTest {
     void theCatalogHoldsEveryCheckOfTheBriefOnceInOrder() {
         List<String> ids = Catalog.all().stream().map(Check::id).toList();
 
-        assertThat(ids).containsExactlyElementsOf(BRIEF_IDS);
+        assertThat(ids).containsExactlyElementsOf(CATALOG_IDS);
         assertThat(Catalog.all()).extracting(Check::title).doesNotHaveDuplicates().allSatisfy(t -> assertThat(t).isNotBlank());
+        assertThat(Catalog.all()).filteredOn(Check::stricter).extracting(Check::id).containsExactly("C17+");
     }
 
     @Test
@@ -73,9 +79,10 @@ class ConformanceTest {
 
         assertThat(exit).isZero();
         List<String> lines = output().lines().toList();
-        assertThat(lines).hasSize(2);
+        assertThat(lines).hasSize(3);
         assertThat(lines.get(0)).startsWith("C17  SKIP ").contains("--admin-token");
         assertThat(lines.get(1)).contains("1 checks against http://127.0.0.1:1: 0 passed, 0 failed, 1 skipped");
+        assertThat(lines.get(2)).startsWith("cleanup: retired the 0 monitors and 0 subscriptions this run created");
     }
 
     @Test
@@ -83,8 +90,12 @@ class ConformanceTest {
         int exit = Conformance.run(new String[]{"--only", "C01,C17", "--json"}, out, Map.of("MP_BASE", "http://127.0.0.1:1"));
 
         assertThat(exit).isEqualTo(1);
-        JsonNode results = new ObjectMapper().readTree(output());
+        JsonNode run = new ObjectMapper().readTree(output());
+        JsonNode results = run.get("results");
         assertThat(results).hasSize(2);
+        assertThat(run.get("failed").asInt()).isEqualTo(1);
+        assertThat(run.at("/cleanup/monitors_retired").asInt()).isZero();
+        assertThat(run.at("/cleanup/not_retired").isArray()).isTrue();
         assertThat(results.get(0).get("id").asText()).isEqualTo("C01");
         assertThat(results.get(0).get("status").asText()).isEqualTo("FAIL");
         assertThat(results.get(0).get("reason").asText()).startsWith("cannot reach the server");

@@ -12,7 +12,10 @@ import java.util.function.Function;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
-/** A stand-in server on a free loopback port that answers every request the same way, for the runner's own tests. */
+/**
+ * A stand-in server on a free loopback port for the runner's own tests: the function answers each request (its body is the
+ * exchange's {@code "body"} attribute); {@link #always} answers every request the same way.
+ */
 final class FakeServer implements AutoCloseable {
 
     record Answer(int status, String body) {
@@ -28,7 +31,7 @@ final class FakeServer implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         server.createContext("/", exchange -> {
-            exchange.getRequestBody().readAllBytes();
+            exchange.setAttribute("body", new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
             Answer a = answer.apply(exchange);
             byte[] body = a.body().getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json; charset=utf-8");

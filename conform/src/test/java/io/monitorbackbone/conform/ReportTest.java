@@ -42,7 +42,12 @@ class ReportTest {
     void jsonIsAnArrayOfResultsInOrder() throws Exception {
         String json = new Report(List.of(PASS, FAIL), "http://h", 52).json();
 
-        JsonNode array = new ObjectMapper().readTree(json);
+        JsonNode top = new ObjectMapper().readTree(json);
+        assertThat(top.get("base").asText()).isEqualTo("http://h");
+        assertThat(top.get("passed").asInt()).isEqualTo(1);
+        assertThat(top.get("failed").asInt()).isEqualTo(1);
+        assertThat(top.at("/cleanup/monitors_retired").asInt()).isZero();
+        JsonNode array = top.get("results");
         assertThat(array.isArray()).isTrue();
         assertThat(array).hasSize(2);
         JsonNode failed = array.get(1);
@@ -51,7 +56,8 @@ class ReportTest {
         assertThat(failed.get("status").asText()).isEqualTo("FAIL");
         assertThat(failed.get("reason").asText()).isEqualTo("POST x → 500");
         assertThat(failed.get("ms").asLong()).isEqualTo(40);
-        assertThat(failed.fieldNames()).toIterable().containsExactly("id", "title", "status", "reason", "ms");
+        assertThat(failed.fieldNames()).toIterable().containsExactly("id", "title", "status", "reason", "ms", "stricter_than_protocol");
+        assertThat(failed.get("stricter_than_protocol").asBoolean()).isFalse();
     }
 
     @Test
@@ -65,6 +71,28 @@ class ReportTest {
         assertThat(lines).containsExactly(
                 "C01  PASS discover shape: fine (12 ms)",
                 "C05  FAIL pull twice: POST x → 500 (40 ms)",
-                report.summary());
+                report.summary(),
+                "cleanup: retired the 0 monitors and 0 subscriptions this run created (their logs stay on the server, as retirement keeps them)");
+    }
+
+    @Test
+    void aStricterCheckIsLabelledAndItsFailureDoesNotFailTheRun() throws Exception {
+        Result stricter = new Result("C17+", "committed cursor", Status.FAIL, "→ 200", 5, true);
+        Report report = new Report(List.of(PASS, stricter), "http://h", 52,
+                new Leftovers.Outcome(3, 4, List.of("monitor m: POST /mp/v0/monitors/m/retire → 401 UNAUTHORIZED")));
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+
+        report.printHuman(new PrintStream(bytes, true, StandardCharsets.UTF_8));
+
+        List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
+        assertThat(report.exitCode()).isZero();
+        assertThat(lines.get(1)).isEqualTo("C17+ FAIL [stricter than the protocol] committed cursor: → 200 (5 ms)");
+        assertThat(lines.get(2)).endsWith("; 1 of them stricter than the protocol (C17+), 1 failed, which does not fail the run");
+        assertThat(lines.get(3)).isEqualTo("cleanup: retired the 3 monitors and 4 subscriptions this run created (their logs stay"
+                + " on the server, as retirement keeps them); could not retire 1: monitor m: POST /mp/v0/monitors/m/retire → 401 UNAUTHORIZED");
+        JsonNode json = new ObjectMapper().readTree(report.json());
+        assertThat(json.at("/results/1/stricter_than_protocol").asBoolean()).isTrue();
+        assertThat(json.at("/cleanup/not_retired/0").asText()).startsWith("monitor m:");
+        assertThat(new Report(List.of(PASS, stricter, FAIL), "http://h", 1).exitCode()).isEqualTo(1);
     }
 }

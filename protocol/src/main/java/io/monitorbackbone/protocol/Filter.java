@@ -150,6 +150,74 @@ public final class Filter {
         return new Filter(alternatives, List.copyOf(also));
     }
 
+    /**
+     * Where {@code inline} would widen this (stored) filter: the first list key or {@code #tag} key under which it names a
+     * value this filter does not pass, with those values; null when every value it names narrows. A value is passed when
+     * some alternative leaves the key open or lists it; for {@code types} a stored {@code x.*} also passes a concrete
+     * {@code x.a} and a narrower {@code x.a.*}, so a concrete type under a stored wildcard narrows.
+     */
+    public Widening widening(Filter inline) {
+        for (Clause c : inline.alternatives) {
+            for (Map.Entry<String, List<String>> e : c.lists().entrySet()) {
+                List<String> outside = e.getValue().stream().filter(v -> !passesValue(e.getKey(), v)).toList();
+                if (!outside.isEmpty()) {
+                    return new Widening(e.getKey(), outside);
+                }
+            }
+            for (Map.Entry<String, List<String>> e : c.tags().entrySet()) {
+                List<String> outside = e.getValue().stream().filter(v -> !passesValue("#" + e.getKey(), v)).toList();
+                if (!outside.isEmpty()) {
+                    return new Widening("#" + e.getKey(), outside);
+                }
+            }
+        }
+        for (Filter f : inline.alsoRequired) {
+            Widening w = widening(f);
+            if (w != null) {
+                return w;
+            }
+        }
+        return null;
+    }
+
+    /** An inline filter's key and the values under it that the stored filter does not pass. */
+    public record Widening(String key, List<String> outside) {
+    }
+
+    private boolean passesValue(String key, String value) {
+        for (Filter f : alsoRequired) {
+            if (!f.passesValue(key, value)) {
+                return false;
+            }
+        }
+        if (alternatives.isEmpty()) {
+            return true;
+        }
+        for (Clause c : alternatives) {
+            List<String> stored = key.startsWith("#") ? c.tags().get(key.substring(1)) : c.lists().get(key);
+            if (stored == null || key.startsWith("#") && stored.isEmpty() || covers(key, stored, value)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean covers(String key, List<String> stored, String value) {
+        for (String s : stored) {
+            if (s == null ? value == null : s.equals(value)) {
+                return true;
+            }
+            if (key.equals("types") && s != null && s.endsWith("*") && value != null) {
+                String prefix = s.substring(0, s.length() - 1);
+                String narrower = value.endsWith("*") ? value.substring(0, value.length() - 1) : value;
+                if (narrower.startsWith(prefix)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     /** Whether a served observation (a CloudEvent JSON object) passes. */
     public boolean matches(ObjectNode observation) {
         for (Filter f : alsoRequired) {

@@ -64,4 +64,49 @@ class FilterTest {
         assertThatThrownBy(() -> Filter.parse(Json.read("{\"types\":[\"nope.never\"]}".getBytes()), List.of("demo.note")))
                 .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.toJson().get("known_types").toString()).contains("demo.note"));
     }
+
+    @Test
+    void anInlineValueOutsideTheStoredFilterWidensItsKey() {
+        Filter stored = filter("{\"types\":[\"x.a\"]}");
+
+        Filter.Widening w = stored.widening(filter("{\"types\":[\"x.b\"]}"));
+
+        assertThat(w).isNotNull();
+        assertThat(w.key()).isEqualTo("types");
+        assertThat(w.outside()).containsExactly("x.b");
+        assertThat(stored.widening(filter("{\"types\":[\"x.a\",\"x.b\"]}")).outside()).containsExactly("x.b");
+        assertThat(stored.widening(filter("{\"types\":[\"x.*\"]}"))).as("a wildcard over a concrete type widens").isNotNull();
+        assertThat(stored.widening(filter("{\"types\":[\"x.a\"]}"))).isNull();
+    }
+
+    @Test
+    void aConcreteTypeOrANarrowerWildcardUnderAStoredWildcardNarrows() {
+        Filter stored = filter("{\"types\":[\"demo.*\"]}");
+
+        assertThat(stored.widening(filter("{\"types\":[\"demo.note\"]}"))).isNull();
+        assertThat(stored.widening(filter("{\"types\":[\"demo.build.*\",\"demo.*\"]}"))).isNull();
+        assertThat(stored.widening(filter("{\"types\":[\"other.thing\"]}")).outside()).containsExactly("other.thing");
+        assertThat(stored.widening(filter("{\"types\":[\"demo*\"]}"))).as("demo* also passes demonstration.x").isNotNull();
+    }
+
+    @Test
+    void aKeyTheStoredFilterLeavesOpenNarrowsWhateverItNames() {
+        assertThat(filter("{\"types\":[\"demo.*\"]}").widening(filter("{\"subjects\":[\"o\"],\"#env\":[\"dev\"]}"))).isNull();
+        assertThat(Filter.ALL.widening(filter("{\"types\":[\"x.b\"]}"))).isNull();
+        assertThat(filter("{\"#env\":[]}").widening(filter("{\"#env\":[\"dev\"]}"))).as("an empty tag list passes any value").isNull();
+        Filter.Widening tag = filter("{\"#env\":[\"prod\"]}").widening(filter("{\"#env\":[\"dev\"]}"));
+        assertThat(tag.key()).isEqualTo("#env");
+        assertThat(tag.outside()).containsExactly("dev");
+    }
+
+    @Test
+    void aValueOnlyOneStoredAlternativePassesNarrowsAndEveryAndedFilterMustPassIt() {
+        Filter alternatives = filter("[{\"types\":[\"x.a\"]},{\"types\":[\"x.b\"],\"subjects\":[\"s\"]}]");
+        Filter anded = filter("{\"types\":[\"x.*\"]}").and(filter("{\"types\":[\"x.a\"]}"));
+
+        assertThat(alternatives.widening(filter("{\"types\":[\"x.b\"]}"))).isNull();
+        assertThat(alternatives.widening(filter("{\"types\":[\"x.c\"]}")).outside()).containsExactly("x.c");
+        assertThat(anded.widening(filter("{\"types\":[\"x.a\"]}"))).isNull();
+        assertThat(anded.widening(filter("{\"types\":[\"x.b\"]}")).outside()).containsExactly("x.b");
+    }
 }

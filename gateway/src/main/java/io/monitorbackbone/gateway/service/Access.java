@@ -106,6 +106,30 @@ final class Access {
         return Filter.parse(monitor.filter(), null).and(Filter.parse(s.filter(), null)).and(inline);
     }
 
+    /**
+     * An inline filter may only narrow: one that names a value the subscription's or the monitor's stored filter does not
+     * pass (stored {@code types:["x.a"]}, inline {@code types=x.b}) is refused with the key and that stored filter, where
+     * AND-ing it would only have answered nothing. A concrete type under a stored wildcard narrows and is accepted.
+     */
+    static void requireNarrows(Monitor monitor, Subscription s, Filter inline) {
+        if (!inline.isAll()) {
+            requireNarrows(s.filter(), "subscription", inline);
+            requireNarrows(monitor.filter(), "monitor", inline);
+        }
+    }
+
+    private static void requireNarrows(com.fasterxml.jackson.databind.JsonNode stored, String storedOn, Filter inline) {
+        Filter.Widening w = Filter.parse(stored, null).widening(inline);
+        if (w != null) {
+            throw ProtocolException.of(ErrorCode.INVALID_FILTER, "inline filter would widen key '" + w.key() + "' ("
+                            + String.join(", ", w.outside()) + " outside the " + storedOn + "'s stored filter); it may only narrow")
+                    .with("key", w.key())
+                    .with("stored", stored)
+                    .with("stored_on", storedOn)
+                    .with("outside", w.outside());
+        }
+    }
+
     static ProtocolException expired(String monitorId, long floor, long requested) {
         return ProtocolException.of(ErrorCode.CURSOR_EXPIRED, "cursor below retention floor; relist from state, then pull from the floor")
                 .with("retention_floor", floor)

@@ -51,6 +51,7 @@ public final class DeliveryService {
         Monitor monitor = access.monitorOf(s);
         MonitorLog log = catalog.log(s.monitor());
         Filter inline = access.filter(request.inlineFilter(), monitor);
+        Access.requireNarrows(monitor, s, inline);
         Filter effective = Access.effectiveFilter(monitor, s, inline);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(request.waitSeconds());
         return CompletableFuture.supplyAsync(() -> readOnce(s, effective, request), work)
