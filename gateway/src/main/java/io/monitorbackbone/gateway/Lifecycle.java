@@ -37,6 +37,8 @@ public class Lifecycle {
     private static final Logger LOGGER = Logger.getLogger(Lifecycle.class);
     private static final int READERS = 8;
     private static final int WORKERS = 32;
+    /** A create's transaction is open for milliseconds; one open this long at start-up has lost its gateway. */
+    private static final long ABANDONED_CREATE_MS = 5_000;
 
     @Inject
     GatewayConfig config;
@@ -62,6 +64,8 @@ public class Lifecycle {
         kafka = KafkaRuntime.start(config);
         kafka.ensureTables(Follower.tables());
         kafka.ensureTables(java.util.List.of(Sweeper.TOPIC));
+        // A create this process's broker saw open died with it; with a cluster, another gateway may be mid-create.
+        kafka.fenceAbandonedCreates(kafka.embedded() ? 0 : ABANDONED_CREATE_MS);
         // Creates the lease topics, mp.leases among them, which the follower reads.
         leases = io.monitorbackbone.leases.LeaseApp.create(new io.monitorbackbone.leases.LeaseApp.Settings(
                 kafka.bootstrapServers(), config.data().resolve("streams").resolve("leases-" + port).toAbsolutePath(),

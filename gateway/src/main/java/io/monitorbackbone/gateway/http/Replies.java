@@ -43,8 +43,12 @@ final class Replies {
         if (cause instanceof ProtocolException e) {
             error(ctx, e);
         } else if (cause instanceof ServerFault fault) {
-            LOGGER.warnf("answering 503: %s", fault.getMessage());
-            json(ctx, 503, body(fault.getMessage() + "; nothing was acknowledged, retry"));
+            LOGGER.warnf("answering 503: %s", fault.answer());
+            ObjectNode b = body(fault.answer());
+            if (fault.isOutcomeUnknown()) {
+                b.put("outcome", "unknown");
+            }
+            json(ctx, 503, b);
         } else {
             LOGGER.errorf(cause, "unexpected failure on %s %s", ctx.request().method(), ctx.request().path());
             json(ctx, 500, body("internal error: " + cause.getClass().getSimpleName()));

@@ -107,6 +107,58 @@ public final class KafkaRuntime implements AutoCloseable {
                         TopicConfig.RETENTION_MS_CONFIG, retentionMs(retentionSeconds)));
     }
 
+    /**
+     * How long a create's transaction may stay open: a create killed between writing its definition and committing it
+     * holds back {@code mp.monitors}' readers until its retry fences it or the broker aborts it after this long.
+     */
+    static final int CREATE_TRANSACTION_TIMEOUT_MS = 15_000;
+    private static final String CREATE_PREFIX = "mp-create-";
+
+    /** Opens the fence of one monitor id's create, fencing every earlier create of it (see {@link CreateFence}). */
+    public CreateFence createFence(String monitorId) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, CREATE_PREFIX + monitorId);
+        p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, CREATE_TRANSACTION_TIMEOUT_MS);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, CREATE_TRANSACTION_TIMEOUT_MS);
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
+        p.put(ProducerConfig.CLIENT_ID_CONFIG, CREATE_PREFIX + monitorId);
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, MAX_RECORD_BYTES);
+        return CreateFence.open(new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer()));
+    }
+
+    /**
+     * Start-up repair (docs/adr/0011-atomic-create.md): fences every create whose transaction has been open longer than
+     * {@code olderThanMs}, so that a create killed between writing its definition and committing it stops holding
+     * back {@code mp.monitors}' readers (every definition committed after it) until the broker's own timeout. Nothing of
+     * such a create was in force; its retry completes it. Returns how many it fenced.
+     */
+    public int fenceAbandonedCreates(long olderThanMs) {
+        int fenced = 0;
+        try {
+            java.util.Collection<org.apache.kafka.clients.admin.TransactionListing> open = admin.listTransactions(
+                    new org.apache.kafka.clients.admin.ListTransactionsOptions()
+                            .filterStates(List.of(org.apache.kafka.clients.admin.TransactionState.ONGOING))
+                            .filterOnDuration(olderThanMs)).all().get(30, TimeUnit.SECONDS);
+            for (org.apache.kafka.clients.admin.TransactionListing t : open) {
+                if (t.transactionalId().startsWith(CREATE_PREFIX)) {
+                    createFence(t.transactionalId().substring(CREATE_PREFIX.length())).close();
+                    fenced++;
+                }
+            }
+        } catch (Exception e) {
+            LOGGER.warnf("could not look for creates cut short (%s); their retries complete them", e.toString());
+        }
+        if (fenced > 0) {
+            LOGGER.infof("fenced %d create(s) cut short; their retries complete them", fenced);
+        }
+        return fenced;
+    }
+
     /** Applies a monitor's new retention to its log. */
     public void setRetention(String monitorId, Long retentionSeconds) {
         org.apache.kafka.common.config.ConfigResource topic =
@@ -128,13 +180,17 @@ public final class KafkaRuntime implements AutoCloseable {
         return retentionSeconds == null ? "-1" : String.valueOf(retentionSeconds * 1000);
     }
 
-    /** The log end offsets of some partitions, asked of the broker. */
+    /**
+     * The last stable offsets of some partitions, asked of the broker: where a read_committed reader ends up once it
+     * has read every committed write (an open transaction, such as a create's, is not waited for).
+     */
     public Map<org.apache.kafka.common.TopicPartition, Long> endOffsets(List<org.apache.kafka.common.TopicPartition> partitions) {
         Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new HashMap<>();
         partitions.forEach(tp -> latest.put(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()));
         try {
             Map<org.apache.kafka.common.TopicPartition, Long> out = new HashMap<>();
-            admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS).forEach((tp, info) -> out.put(tp, info.offset()));
+            admin.listOffsets(latest, new org.apache.kafka.clients.admin.ListOffsetsOptions(
+                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED)).all().get(10, TimeUnit.SECONDS).forEach((tp, info) -> out.put(tp, info.offset()));
             return out;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -141,6 +141,33 @@ public final class MonitorLog {
         return seqByEventId.get(eventId);
     }
 
+    /**
+     * The seq of the record written with this {@code ce_id}, waiting at most {@code timeout} for this tail to read it;
+     * null if it has not by then. The tail reads committed records only, so a seq it answers is readable by any pull.
+     */
+    public Long awaitSeqOf(String eventId, java.time.Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            // The signal is taken before looking, so an append between the look and the wait still wakes the wait.
+            CompletableFuture<Void> appended = nextAppend;
+            Long seq = seqOf(eventId);
+            long left = deadline - System.nanoTime();
+            if (seq != null || left <= 0) {
+                return seq;
+            }
+            try {
+                appended.get(left, java.util.concurrent.TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                return seqOf(eventId);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return seqOf(eventId);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
     public long lastSeq() {
         return lastSeq;
     }

@@ -45,7 +45,7 @@ public final class LeaseService {
         LeaseReply reply = client.decide(command);
         ObjectNode answer = reply.body().deepCopy();
         if (reply.eventId() != null && answer.has("seq")) {
-            answer.put("seq", seqOf(monitor.id(), reply.eventId()));
+            answer.put("seq", seqOf(monitor.id(), reply.eventId(), reply.status()));
         }
         return new Reply(reply.status(), answer, Map.of());
     }
@@ -83,15 +83,23 @@ public final class LeaseService {
         return log.publishedRecently(subject);
     }
 
+    /** How long an answer waits for this gateway's tail to read the row its decision wrote. */
+    static final java.time.Duration ROW_WAIT = java.time.Duration.ofSeconds(20);
+
     /**
-     * The reply and its lease row commit together, so the row lies below the log's end: once this tail has read up to
-     * that end, it knows the row's seq.
+     * The seq of the lease row the decision wrote, once this gateway's tail has read it. The reply and the row commit
+     * in one transaction, but Kafka marks each partition committed on its own: the reply can be readable while the
+     * row's partition still holds the transaction open (its last stable offset below the row). So the answer waits for
+     * the tail, which reads committed records only, to see the row: the seq it carries then names the row, and a pull
+     * from it (on any gateway) finds the row.
      */
-    private Long seqOf(String monitorId, String eventId) {
-        MonitorLog log = catalog.log(monitorId);
-        if (log.seqOf(eventId) == null) {
-            reader.bounds(monitorId);
+    private Long seqOf(String monitorId, String eventId, int status) {
+        Long seq = catalog.log(monitorId).awaitSeqOf(eventId, ROW_WAIT);
+        if (seq == null) {
+            throw io.monitorbackbone.gateway.ServerFault.withAdvice(
+                    "the leases service decided this request (status " + status + ") but its row was not read in time",
+                    "the decision stands; its row is in the monitor's log once Kafka commits it", null);
         }
-        return log.seqOf(eventId);
+        return seq;
     }
 }

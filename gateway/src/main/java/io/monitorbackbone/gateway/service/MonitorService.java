@@ -2,6 +2,7 @@ package io.monitorbackbone.gateway.service;
 
 import io.monitorbackbone.gateway.ServerFault;
 import io.monitorbackbone.gateway.kafka.Catalog;
+import io.monitorbackbone.gateway.kafka.CreateFence;
 import io.monitorbackbone.gateway.kafka.KafkaRuntime;
 import io.monitorbackbone.gateway.kafka.LogReader;
 import io.monitorbackbone.gateway.kafka.LogWriter;
@@ -70,17 +71,40 @@ public final class MonitorService {
         }
         Instant now = clock.instant();
         MonitorDefinitions.Created created = MonitorDefinitions.create(id, body, now, attested);
-        createLog(id, created.monitor().retentionSeconds());
         Monitor monitor = created.monitor();
-        writer.put(Topics.MONITORS, id, monitor);
+        if (catalog.monitor(id) != null) {
+            throw ProtocolException.of(ErrorCode.DUPLICATE, "monitor exists; use /update").with("id", id);
+        }
+        long seq;
+        // docs/adr/0011-atomic-create.md: log, then its configured row, then the definition, which commits the create.
+        try (CreateFence fence = openFence(id)) {
+            catalog.catchUp(Topics.MONITORS);
+            if (catalog.monitor(id) != null) {
+                throw ProtocolException.of(ErrorCode.DUPLICATE, "monitor exists; use /update").with("id", id);
+            }
+            try {
+                createLog(id, monitor.retentionSeconds());
+                ObjectNode first = monitor.served(0, Limits.forMonitor(1));
+                Draft row = ProtocolRows.configured(monitor, first, "create", null, null,
+                        Json.text(body, "rule"), Json.text(body, "reason"), true, now);
+                seq = writer.append(id, row);
+            } catch (ServerFault e) {
+                throw notCreated(e.getMessage(), e);
+            }
+            CreateFence.Outcome outcome = fence.commit(Topics.MONITORS, id, monitor);
+            if (outcome == CreateFence.Outcome.FENCED) {
+                throw ProtocolException.of(ErrorCode.DUPLICATE,
+                        "another create of this monitor id took over from this one, which did not take effect").with("id", id);
+            }
+            if (outcome == CreateFence.Outcome.UNKNOWN && !committed(monitor)) {
+                throw ServerFault.outcomeUnknown("Kafka did not confirm the monitor's definition: " + fence.failure(),
+                        "the create's outcome is unknown: retry it with the same id and body (201: created now; "
+                                + "409 DUPLICATE: it was created, with the owner token this answer could not give)", fence.failure());
+            }
+        }
         catalog.apply(monitor);
 
-        ObjectNode served = monitor.served(0, Limits.forMonitor(1));
-        Draft row = ProtocolRows.configured(monitor, served, "create", null, null,
-                Json.text(body, "rule"), Json.text(body, "reason"), true, now);
-        long seq = writer.append(id, row);
-        served.put("head", seq);
-
+        ObjectNode served = monitor.served(seq, Limits.forMonitor(1));
         ObjectNode reply = Json.object();
         reply.set("monitor", served);
         reply.put("owner_token", created.ownerToken());
@@ -91,13 +115,39 @@ public final class MonitorService {
         return Reply.of(201, reply);
     }
 
-    /** The monitor's log is a topic of its own; whether the id is free is Kafka's answer, not a local guess. */
+    private CreateFence openFence(String id) {
+        try {
+            return kafka.createFence(id);
+        } catch (org.apache.kafka.common.KafkaException e) {
+            throw notCreated("Kafka did not open the create: " + e, e);
+        }
+    }
+
+    /** Nothing of a create is in force until its definition is committed; a retry with the same id completes it. */
+    private static ServerFault notCreated(String message, Throwable cause) {
+        return ServerFault.withAdvice(message, "the monitor was not created; retry with the same id, which completes it", cause);
+    }
+
+    /** Whether this very definition (its token hashes and times included) is what the table now holds. */
+    private boolean committed(Monitor monitor) {
+        try {
+            catalog.catchUp(Topics.MONITORS);
+        } catch (ServerFault e) {
+            return false;
+        }
+        return monitor.equals(catalog.monitor(monitor.id()));
+    }
+
+    /**
+     * The monitor's log is a topic of its own. One that exists already is the log of a create cut short (this create's
+     * fence has stopped any other that is still running), which this one completes.
+     */
     private void createLog(String id, Long retentionSeconds) {
         try {
             kafka.admin().createTopics(List.of(kafka.monitorLogTopic(id, retentionSeconds))).all().get(30, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof TopicExistsException) {
-                throw ProtocolException.of(ErrorCode.DUPLICATE, "monitor exists; use /update").with("id", id);
+                return;
             }
             if (e.getCause() instanceof InvalidTopicException) {
                 // The id is valid, so Kafka refused it for colliding with a topic that differs only in '.' versus '_'.

@@ -171,7 +171,7 @@ public final class Rpc {
             cause = cause.getCause();
         }
         return cause instanceof ProtocolException pe ? pe
-                : ProtocolException.of(ErrorCode.UNAVAILABLE, cause instanceof ServerFault ? cause.getMessage()
+                : ProtocolException.of(ErrorCode.UNAVAILABLE, cause instanceof ServerFault fault ? fault.answer()
                 : "internal error: " + cause.getClass().getSimpleName());
     }
 
