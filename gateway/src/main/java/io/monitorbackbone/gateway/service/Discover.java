@@ -37,6 +37,8 @@ public final class Discover {
         limits.put("retire_after_mute_seconds_default", Limits.RETIRE_AFTER_MUTE_SECONDS_DEFAULT);
         limits.put("max_body_bytes", 1_048_576);
         limits.put("seq_scope", "monitor");
+        limits.put("max_batch_calls", Limits.MAX_BATCH_CALLS);
+        limits.put("monitor_id_pattern", io.monitorbackbone.protocol.Vocabulary.MONITOR_ID.pattern());
         ObjectNode info = d.putObject("serverInfo");
         info.put("name", "monitor-backbone");
         info.put("version", "0.1");
