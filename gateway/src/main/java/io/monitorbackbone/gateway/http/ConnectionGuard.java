@@ -250,10 +250,45 @@ public class ConnectionGuard implements HttpServerOptionsCustomizer {
         @Override
         public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
             boolean last = msg instanceof LastHttpContent;
+            if (msg instanceof FullHttpResponse response && response.status().code() >= 400
+                    && response.content().readableBytes() == 0) {
+                try {
+                    msg = withBody(response);
+                } catch (RuntimeException e) {
+                    LOGGER.warnf("an empty %d answer is sent as it is: %s", response.status().code(), e.toString());
+                }
+            }
             ctx.write(msg, promise);
             if (last) {
                 connection.answered();
             }
+        }
+
+        /**
+         * An empty refusal from below the routes (the HTTP layer refuses a path it cannot decode, such as {@code %zz},
+         * before any route runs) gets the protocol error body every refusal has.
+         */
+        private static FullHttpResponse withBody(FullHttpResponse empty) {
+            int status = empty.status().code();
+            ErrorCode code = switch (status) {
+                case 400 -> ErrorCode.INVALID;
+                case 404, 405 -> ErrorCode.NOT_FOUND;
+                case 413, 414, 431 -> ErrorCode.TOO_LARGE;
+                case 401 -> ErrorCode.UNAUTHORIZED;
+                case 403 -> ErrorCode.ORIGIN_REFUSED;
+                default -> ErrorCode.UNAVAILABLE;
+            };
+            byte[] body = Json.bytes(ProtocolException.of(code, "the request was refused before it reached a route: "
+                    + empty.status().reasonPhrase().toLowerCase(java.util.Locale.ROOT)
+                    + (status == 400 ? " (is the path percent-encoded correctly?)" : "")).toJson());
+            FullHttpResponse full = new DefaultFullHttpResponse(empty.protocolVersion(), empty.status(),
+                    Unpooled.wrappedBuffer(body));
+            full.headers().set(empty.headers());
+            empty.release();
+            full.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json; charset=utf-8")
+                    .set(HttpHeaderNames.CONTENT_LENGTH, body.length)
+                    .set(HttpHeaderNames.CACHE_CONTROL, "no-store");
+            return full;
         }
 
         private static void refuse(ChannelHandlerContext ctx, Throwable cause) {
