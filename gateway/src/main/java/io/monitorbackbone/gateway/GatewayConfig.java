@@ -46,6 +46,26 @@ public interface GatewayConfig {
      */
     Optional<String> testBreak();
 
+    Http http();
+
+    /** The HTTP listener's connection limits (see {@code http/ConnectionGuard}). */
+    interface Http {
+        /**
+         * A connection with no request in progress (just opened, or answered and kept alive) is closed after this,
+         * however slowly it sends a request head.
+         */
+        @WithDefault("30s")
+        java.time.Duration idleTimeout();
+
+        /** A request's body must have arrived this long after its head; the connection is closed otherwise. */
+        @WithDefault("30s")
+        java.time.Duration readTimeout();
+
+        /** Open connections past this are answered 503 and closed. */
+        @WithDefault("4096")
+        int maxConnections();
+    }
+
     interface Kafka {
         /** Port of the embedded broker; unused when bootstrap servers are given. */
         @WithDefault("9130")

@@ -17,7 +17,7 @@ public final class MonitorDefinitions {
 
     public static void checkId(String id) {
         if (id == null || !Vocabulary.MONITOR_ID.matcher(id).matches()) {
-            throw ProtocolException.of(ErrorCode.INVALID, "id must match [\\w.-]{2,64}").with("id", id);
+            throw ProtocolException.of(ErrorCode.INVALID, Vocabulary.MONITOR_ID_RULE).with("id", id);
         }
     }
 
@@ -28,7 +28,7 @@ public final class MonitorDefinitions {
             return "mon-" + Tokens.hex(3);
         }
         if (!id.isTextual()) {
-            throw ProtocolException.of(ErrorCode.INVALID, "id must match [\\w.-]{2,64}").with("id", id);
+            throw ProtocolException.of(ErrorCode.INVALID, Vocabulary.MONITOR_ID_RULE).with("id", id);
         }
         checkId(id.asText());
         return id.asText();

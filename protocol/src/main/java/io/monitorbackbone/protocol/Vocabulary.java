@@ -38,8 +38,14 @@ public final class Vocabulary {
     public static final List<String> PROTOCOL_TYPES = List.of(CONFIGURED, SUBSCRIBED, SUBSCRIPTION_RETIRED, LEASE, STATE,
             BOOKMARK, REJECTED, CONTRADICTION, CONTRADICTION_RESOLVED, UNDECODABLE);
 
-    /** {@code [\w.-]{2,64}} with ASCII word characters, as the protocol's reference regex means it. */
-    public static final Pattern MONITOR_ID = Pattern.compile("^[A-Za-z0-9_.-]{2,64}$");
+    /**
+     * {@code [\w.-]{2,64}} with ASCII word characters, as the protocol's reference regex means it, and not dots only: the
+     * id is one REST path segment ({@code ..} is not: clients and the router resolve it away) and names the Kafka topic
+     * {@code mp.obs.<id>} (Kafka's characters, well under its 249). Discover announces this pattern.
+     */
+    public static final Pattern MONITOR_ID = Pattern.compile("^(?!\\.+$)[A-Za-z0-9_.-]{2,64}$");
+    /** What a refused id is told. */
+    public static final String MONITOR_ID_RULE = "id must match [A-Za-z0-9_.-]{2,64} and not be dots only";
     public static final Pattern TYPE = Pattern.compile("^[a-z0-9]+(\\.[a-z0-9_-]+)+$");
     /**
      * A subject names a thing (a build, a host, a job); it keys leases and their Kafka records, so it is bounded well

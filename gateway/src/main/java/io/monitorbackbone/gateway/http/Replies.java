@@ -17,7 +17,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 /** Writes answers: JSON, never cached, and every failure as a protocol error body. */
-final class Replies {
+public final class Replies {
     private static final Logger LOGGER = Logger.getLogger(Replies.class);
 
     private Replies() {
@@ -29,7 +29,7 @@ final class Replies {
         json(ctx, reply.status(), reply.body());
     }
 
-    static void error(RoutingContext ctx, ProtocolException e) {
+    public static void error(RoutingContext ctx, ProtocolException e) {
         json(ctx, e.status(), e.toJson());
     }
 

@@ -37,6 +37,8 @@ public class McpRoute {
             "resources/unsubscribe");
     /** MCP's JSON-RPC code for a resource that does not exist. */
     static final int RESOURCE_NOT_FOUND = -32002;
+    /** JSON-RPC's code for params of the wrong shape. */
+    static final int INVALID_PARAMS = -32602;
     /** Before the extension's /mcp route (order 0 by default), after the guard (-1000). */
     private static final int ORDER = -500;
 
@@ -63,6 +65,9 @@ public class McpRoute {
     }
 
     private void handle(RoutingContext ctx) {
+        if (refusedParams(ctx)) {
+            return;
+        }
         JsonNode message = parse(ctx.body().buffer());
         String method = message == null ? null : message.path("method").asText(null);
         if ("tools/call".equals(method)) {
@@ -108,6 +113,49 @@ public class McpRoute {
                 .thenApplyAsync(work, lifecycle.work())
                 .whenComplete((result, failure) -> context.runOnContext(v ->
                         answer(ctx, failure == null ? io.monitorbackbone.protocol.JsonRpc.success(id, result) : failure(id, failure))));
+    }
+
+    /**
+     * JSON-RPC's {@code params} is structured; MCP's are objects. The extension fails on any other {@code params} with a
+     * 500, so such a message is answered here: a request with JSON-RPC's "invalid params" error (the protocol error as
+     * {@code data}), a notification or a batch holding one with a 400 protocol error.
+     */
+    private static boolean refusedParams(RoutingContext ctx) {
+        Buffer body = ctx.body().buffer();
+        if (body == null || body.length() == 0) {
+            return false;
+        }
+        JsonNode message;
+        try {
+            message = Json.MAPPER.readTree(body.getBytes());
+        } catch (java.io.IOException e) {
+            return false;
+        }
+        ProtocolException refusal = ProtocolException.of(ErrorCode.INVALID, "params must be an object");
+        if (message != null && message.isArray()) {
+            for (JsonNode m : message) {
+                if (badParams(m)) {
+                    io.monitorbackbone.gateway.http.Replies.error(ctx, refusal);
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (!badParams(message)) {
+            return false;
+        }
+        if (!message.has("id")) {
+            io.monitorbackbone.gateway.http.Replies.error(ctx, refusal);
+        } else {
+            answer(ctx, io.monitorbackbone.protocol.JsonRpc.error(message.get("id"), INVALID_PARAMS, refusal.getMessage(),
+                    refusal.toJson()));
+        }
+        return true;
+    }
+
+    private static boolean badParams(JsonNode message) {
+        return message != null && message.isObject() && message.has("params") && !message.get("params").isObject()
+                && !message.get("params").isNull();
     }
 
     private static void dropNullArguments(RoutingContext ctx, ObjectNode message) {

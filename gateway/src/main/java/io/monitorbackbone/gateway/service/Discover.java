@@ -43,6 +43,8 @@ public final class Discover {
         limits.put("max_body_bytes", 1_048_576);
         limits.put("max_body_depth", io.monitorbackbone.protocol.Json.MAX_INPUT_NESTING);
         limits.put("seq_scope", "monitor");
+        limits.put("max_batch_calls", Limits.MAX_BATCH_CALLS);
+        limits.put("monitor_id_pattern", io.monitorbackbone.protocol.Vocabulary.MONITOR_ID.pattern());
         ObjectNode info = d.putObject("serverInfo");
         info.put("name", "monitor-backbone");
         info.put("version", "0.1");

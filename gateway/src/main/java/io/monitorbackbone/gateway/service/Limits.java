@@ -9,6 +9,8 @@ public final class Limits {
     public static final int DEFAULT_LIMIT = 50;
     public static final int MAX_WAIT_SECONDS = 50;
     public static final long RETIRE_AFTER_MUTE_SECONDS_DEFAULT = 604_800;
+    /** Calls one JSON-RPC batch may hold; a batch runs its calls one after another. */
+    public static final int MAX_BATCH_CALLS = 100;
     public static final int DELIVERY_COUNT_LIMIT = io.monitorbackbone.protocol.Monitor.DEFAULT_DELIVERY_COUNT_LIMIT;
 
     private Limits() {

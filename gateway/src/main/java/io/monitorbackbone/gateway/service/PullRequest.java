@@ -48,16 +48,21 @@ public record PullRequest(int limit, long waitSeconds, Long cursor, ObjectNode i
         return new PullRequest(limit, wait, cursor, inline);
     }
 
+    /**
+     * One rule for the three numbers: each is an integer or the pull is refused naming it; a bound ({@code limit},
+     * {@code wait}) is then clamped to the range discover announces, as the protocol specifies (REFERENCE-WIRE 6.2:
+     * {@code limit=1000} serves 200, {@code limit=0} serves 1); a position ({@code cursor}) is never clamped, since a
+     * replay from a guessed position would answer rows nobody asked for.
+     */
     private static long number(Map<String, List<String>> query, String key, long fallback) {
         String v = first(query, key);
         if (v == null || v.isEmpty()) {
             return fallback;
         }
-        try {
-            return (long) Math.floor(Double.parseDouble(v));
-        } catch (NumberFormatException e) {
-            throw ProtocolException.of(ErrorCode.INVALID, key + " must be a number").with(key, v);
+        if (!v.matches("-?[0-9]{1,18}")) {
+            throw ProtocolException.of(ErrorCode.INVALID, key + " must be an integer").with(key, v);
         }
+        return Long.parseLong(v);
     }
 
     private static String first(Map<String, List<String>> query, String key) {

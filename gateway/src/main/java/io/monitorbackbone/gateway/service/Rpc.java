@@ -47,13 +47,19 @@ public final class Rpc {
         if (request.isObject()) {
             return call(request, headerBearer);
         }
-        List<CompletableFuture<JsonNode>> calls = new ArrayList<>();
-        request.forEach(c -> calls.add(call(c, headerBearer)));
-        return CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new)).thenApply(v -> {
-            ArrayNode out = Json.MAPPER.createArrayNode();
-            calls.forEach(c -> out.add(c.join()));
-            return out;
-        });
+        if (request.size() > Limits.MAX_BATCH_CALLS) {
+            return CompletableFuture.completedFuture(failure(null, ProtocolException.of(ErrorCode.TOO_LARGE,
+                    "a JSON-RPC batch holds at most " + Limits.MAX_BATCH_CALLS + " calls; this one has " + request.size())
+                    .with("max_batch_calls", Limits.MAX_BATCH_CALLS)));
+        }
+        // One call after another: a batch holds at most one worker at a time, so however large it is, the requests of
+        // other clients on the shared pool are not queued behind all of its calls.
+        ArrayNode out = Json.MAPPER.createArrayNode();
+        CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+        for (JsonNode c : request) {
+            chain = chain.thenCompose(v -> call(c, headerBearer)).thenAccept(out::add);
+        }
+        return chain.thenApply(v -> out);
     }
 
     private CompletableFuture<JsonNode> call(JsonNode call, String headerBearer) {

@@ -113,7 +113,7 @@ public final class McpTools {
                             + "`visibility` defaults to private.",
                     schema()
                             .prop("id", string("The monitor's id, fixed forever: 2-64 characters of letters, digits, "
-                                    + "'_', '.', '-'.").put("pattern", "^[\\w.-]{2,64}$"))
+                                    + "'_', '.', '-', not dots only.").put("pattern", Vocabulary.MONITOR_ID.pattern()))
                             .prop("name", string("A human-readable name; defaults to the id."))
                             .prop("description", string("What this monitor watches and why."))
                             .prop("owner", string("The owner as an actor, e.g. agent:claude or human:ana; a human: "
