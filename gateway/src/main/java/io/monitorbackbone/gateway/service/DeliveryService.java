@@ -35,8 +35,10 @@ public final class DeliveryService {
     private final Access access;
     private final Executor work;
     private final Clock clock;
+    private final Parking parking;
 
-    public DeliveryService(Catalog catalog, LogReader reader, LogWriter writer, Executor work, Clock clock) {
+    public DeliveryService(Catalog catalog, LogReader reader, LogWriter writer, Executor work, Clock clock, Parking parking) {
+        this.parking = parking;
         this.catalog = catalog;
         this.reader = reader;
         this.writer = writer;
@@ -63,26 +65,22 @@ public final class DeliveryService {
     private CompletableFuture<LogReader.Page> parkThenRead(Subscription s, Filter effective, PullRequest request,
                                                           MonitorLog log, LogReader.Page empty, long deadline) {
         long remaining = deadline - System.nanoTime();
-        if (remaining <= 0) {
+        if (remaining <= 0 || parking.stopping()) {
+            // Time is up, or the process is stopping: the answer is what the pull has, an empty page with its next.
             return CompletableFuture.completedFuture(empty);
         }
-        return appendAfter(log, empty.bounds().head(), Duration.ofNanos(remaining))
-                .thenApplyAsync(v -> readOnce(s, effective, request), work)
-                .thenCompose(page -> page.entries().isEmpty()
-                        ? parkThenRead(s, effective, request, log, page, deadline)
-                        : CompletableFuture.completedFuture(page));
+        return parking.appendAfter(log, empty.bounds().head(), Duration.ofNanos(remaining))
+                .thenCompose(v -> parking.stopping()
+                        ? CompletableFuture.completedFuture(empty)
+                        : CompletableFuture.supplyAsync(() -> readOnce(s, effective, request), work)
+                                .thenCompose(page -> page.entries().isEmpty()
+                                        ? parkThenRead(s, effective, request, log, page, deadline)
+                                        : CompletableFuture.completedFuture(page)));
     }
 
-    /**
-     * Completes when this gateway's tail sees an append past {@code head}, or after {@code wait}. The signal is taken
-     * before the check, so an append between the two cannot be missed.
-     */
-    public static CompletableFuture<Void> appendAfter(MonitorLog log, long head, Duration wait) {
-        CompletableFuture<Void> signal = log.nextAppend();
-        if (log.lastSeq() > head) {
-            return CompletableFuture.completedFuture(null);
-        }
-        return signal.copy().completeOnTimeout(null, wait.toNanos(), TimeUnit.NANOSECONDS);
+    /** Where pulls and streams wait; {@link Parking#stop()} wakes them all when the process stops. */
+    public Parking parking() {
+        return parking;
     }
 
     private LogReader.Page readOnce(Subscription s, Filter effective, PullRequest request) {
