@@ -137,7 +137,7 @@ public class Lifecycle {
         if (!announced.compareAndSet(false, true)) {
             return;
         }
-        LOGGER.infof("monitor-backbone ready on http://%s:%d/mp/v0, MCP at http://%s:%d/mcp (Kafka %s%s)", host, port, host, port,
+        LOGGER.infof("monitor-backbone ready on http://%s:%d/mp/v0/discover, MCP at http://%s:%d/mcp (Kafka %s%s)", host, port, host, port,
                 kafka.bootstrapServers(), kafka.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
     }
 
