@@ -131,7 +131,12 @@ public final class DeliveryService {
             String now = Times.format(clock.instant());
             long newest = page.entries().isEmpty() ? 0 : page.entries().get(page.entries().size() - 1).seq();
             Cursor marked = null;
-            if (request.cursor() == null && newest > cursor.delivered()) {
+            // A pull from the cursor hands out what it returns, and so does a replay that starts no further than one
+            // past the delivered mark (mp watch reads on from its last NEXT that way): both raise the mark, written
+            // before the reply, so a later pull flags exactly what was handed out before. A replay that starts
+            // further on leaves the mark alone: raising it there would flag the rows it skipped, never handed out.
+            boolean handsOut = request.cursor() == null || request.cursor() <= cursor.delivered() + 1;
+            if (handsOut && newest > cursor.delivered()) {
                 long fresh = page.entries().stream().filter(e -> !cursor.isRedelivery(e.seq())).count();
                 marked = cursor.deliveredUpTo(newest, fresh, now);
             } else if (lastPullIsStale(s, monitor, cursor)) {
