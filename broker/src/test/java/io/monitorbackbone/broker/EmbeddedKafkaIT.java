@@ -69,7 +69,7 @@ class EmbeddedKafkaIT {
                     .hasMessageContaining("Address already in use");
         }
         // Yammer's meter tick threads belong to a JVM-wide registry that Kafka never stops.
-        await().atMost(Duration.ofSeconds(5)).pollInSameThread().untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
+        await().atMost(Duration.ofSeconds(60)).pollInSameThread().untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
                 .filteredOn(t -> !before.contains(t) && !t.getName().startsWith("metrics-meter-tick"))
                 .isEmpty());
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0)) {

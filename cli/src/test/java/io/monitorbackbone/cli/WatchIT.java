@@ -59,6 +59,39 @@ class WatchIT {
         assertThat(subjects(second.stdout())).containsExactly("s-1", "s-2", "s-3");
     }
 
+    /**
+     * redelivered=false must mean "never handed out before": the rows of a later batch, which the watch read with a
+     * replay from its last NEXT, count as handed out too, and a row that came after the watch stopped does not.
+     */
+    @Test
+    void aRestartedWatchFlagsEveryRowItPrintedBeforeAsRedeliveredAndOnlyThose() {
+        Fixture.Monitor m = fixture.monitor("batches");
+        long s1 = fixture.publish(m, "s-1");
+        fixture.publish(m, "s-2");
+        long s3 = fixture.publish(m, "s-3");
+        fixture.publish(m, "s-4");
+        Fixture.Reader reader = fixture.subscribe(m, "agent:interrupted");
+        try (CliProcess watch = CliProcess.start(fixture.base(), "watch", "--subscription", reader.subscription(), "--token",
+                reader.token(), "--limit", "2")) {
+            assertThat(watch.nextLine(LINE)).startsWith("OBS seq=" + s1 + " ").contains(" redelivered=false ");
+            watch.nextLine(LINE);
+            assertThat(watch.nextLine(LINE)).isEqualTo("NEXT " + s3);
+            assertThat(watch.nextLine(LINE)).startsWith("OBS seq=" + s3 + " ").contains(" redelivered=false ");
+            watch.nextLine(LINE);
+            assertThat(watch.nextLine(LINE)).startsWith("NEXT ");
+        }
+        fixture.publish(m, "s-5");
+
+        CliProcess.Finished restarted = run(Map.of("MP_BASE", fixture.base().toString(), "MP_TOKEN", reader.token()),
+                "watch", "--subscription", reader.subscription(), "--once", "--limit", "10");
+
+        assertThat(restarted.exit()).as(restarted.stderr()).isZero();
+        assertThat(subjects(restarted.stdout())).containsExactly("s-1", "s-2", "s-3", "s-4", "s-5");
+        assertThat(restarted.stdout().subList(0, 4)).as("printed by the first watch, in two batches")
+                .allSatisfy(line -> assertThat(line).contains(" redelivered=true "));
+        assertThat(restarted.stdout().get(4)).as("published after the first watch stopped").contains(" redelivered=false ");
+    }
+
     @Test
     void aRestartedWatchResumesExactlyAtTheServersCursorAndAnAckedBatchIsGone() {
         Fixture.Monitor m = fixture.monitor("acked");

@@ -13,10 +13,14 @@ import io.monitorbackbone.gateway.service.DeliveryService;
 import io.monitorbackbone.gateway.service.LeaseService;
 import io.monitorbackbone.gateway.service.Services;
 import io.monitorbackbone.gateway.service.SubscriptionService;
+import io.monitorbackbone.gateway.service.Parking;
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.vertx.http.HttpServerStart;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.ObservesAsync;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -29,8 +33,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Starts the process's parts in order (broker if embedded, tables, follower caught up, services) and stops them in
- * reverse, so the broker outlives every client. Requests that arrive before the services are ready wait for them.
+ * Starts the process's parts in order (ports checked, broker if embedded, tables, follower caught up, services) and
+ * stops them in reverse, so the broker outlives every client. Requests that arrive before the services are ready wait
+ * for them. The ready line is logged once the HTTP port is bound. When the process stops, parked long-polls are
+ * answered and SSE streams ended at once, before the HTTP server waits for what is in flight.
  */
 @ApplicationScoped
 public class Lifecycle {
@@ -50,6 +56,8 @@ public class Lifecycle {
     int port;
 
     private final CompletableFuture<Services> ready = new CompletableFuture<>();
+    private final Parking parking = new Parking();
+    private final java.util.concurrent.atomic.AtomicBoolean announced = new java.util.concurrent.atomic.AtomicBoolean();
     private KafkaRuntime kafka;
     private Follower follower;
     private Sweeper sweeper;
@@ -61,6 +69,7 @@ public class Lifecycle {
     private volatile io.monitorbackbone.gateway.service.StateChanges stateChanges;
 
     void start(@Observes StartupEvent event) throws Exception {
+        StartChecks.portsFree(host, port, config.kafka().bootstrapServers().isEmpty(), config.kafka().port());
         kafka = KafkaRuntime.start(config);
         kafka.ensureTables(Follower.tables());
         kafka.ensureTables(java.util.List.of(Sweeper.TOPIC));
@@ -119,14 +128,33 @@ public class Lifecycle {
                 monitors,
                 new PublishService(catalog, writer, clock),
                 subscriptions,
-                new DeliveryService(catalog, reader, writer, work, clock),
+                new DeliveryService(catalog, reader, writer, work, clock, parking),
                 new AdminService(config.adminToken(), kafka, catalog, reader),
                 leaseService));
-        LOGGER.infof("monitor-backbone ready on http://%s:%d/mp/v0 (Kafka %s%s)", host, port, kafka.bootstrapServers(),
-                kafka.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
+    }
+
+    /**
+     * Only now does the port answer (Quarkus fires this asynchronously once the listener is bound); a port that could
+     * not be bound has ended the start before this.
+     */
+    void listening(@ObservesAsync HttpServerStart event) {
+        if (!announced.compareAndSet(false, true)) {
+            return;
+        }
+        LOGGER.infof("monitor-backbone ready on http://%s:%d/mp/v0/discover, MCP at http://%s:%d/mcp (Kafka %s%s)", host, port, host, port,
+                kafka.bootstrapServers(), kafka.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
+    }
+
+    /**
+     * The first thing a stop does (SIGINT, SIGTERM), before the HTTP server waits up to quarkus.shutdown.timeout for the
+     * requests in flight: wake every parked pull and stream so that they are answered now, not when their wait ends.
+     */
+    void stopping(@Observes ShutdownDelayInitiatedEvent event) {
+        parking.stop();
     }
 
     void stop(@Observes ShutdownEvent event) {
+        parking.stop();
         if (work != null) {
             work.shutdownNow();
         }
@@ -151,8 +179,8 @@ public class Lifecycle {
         }
         if (kafka != null) {
             kafka.close();
+            LOGGER.info("monitor-backbone stopped");
         }
-        LOGGER.info("monitor-backbone stopped");
     }
 
     public CompletableFuture<Services> ready() {

@@ -130,7 +130,7 @@ class GatewayWalkthroughIT {
 
         var parked = java.util.concurrent.CompletableFuture.supplyAsync(() -> walk.pull(reader, "?wait=20"));
         org.awaitility.Awaitility.await("the pull stays parked while nothing arrives")
-                .during(java.time.Duration.ofMillis(800)).atMost(java.time.Duration.ofSeconds(3))
+                .during(java.time.Duration.ofMillis(800)).atMost(java.time.Duration.ofSeconds(30))
                 .until(() -> !parked.isDone());
         long published = System.nanoTime();
         long seq = walk.publish(m, "late");

@@ -39,7 +39,7 @@ class TwoGatewaysIT {
                     .until(() -> a.pull(reader, "").json().get("cursor").asLong() == 4);
 
             CompletableFuture<JsonNode> parkedOnFirst = CompletableFuture.supplyAsync(() -> a.pull(reader, "?wait=20").json());
-            await("the pull parks").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(3)).until(() -> !parkedOnFirst.isDone());
+            await("the pull parks").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(30)).until(() -> !parkedOnFirst.isDone());
             long late = b.publish(m, "late");
             JsonNode woken = parkedOnFirst.get(10, TimeUnit.SECONDS);
 

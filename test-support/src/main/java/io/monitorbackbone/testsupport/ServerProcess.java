@@ -29,6 +29,13 @@ public final class ServerProcess implements AutoCloseable {
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final String READY_PATH = "/mp/v0/discover";
     private static final List<String> JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    /**
+     * A build started in the background ({@code ./mvnw verify > log &}) inherits SIGINT ignored from the shell, and an
+     * ignored signal stays ignored across exec: the server would never see the Ctrl-C a test sends. The server starts
+     * with SIGINT at its default whoever started the build (coreutils {@code env --default-signal}, which execs, so the
+     * pid is the server's).
+     */
+    private static final List<String> DEFAULT_SIGINT = defaultSigint();
     private static final HttpClient PROBE = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2))
@@ -152,7 +159,7 @@ public final class ServerProcess implements AutoCloseable {
     }
 
     private void launch() {
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(DEFAULT_SIGINT);
         if (launcher != null) {
             command.addAll(launcher);
         } else {
@@ -224,6 +231,20 @@ public final class ServerProcess implements AutoCloseable {
             Files.writeString(logFile, text, StandardOpenOption.APPEND);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<String> defaultSigint() {
+        List<String> prefix = List.of("env", "--default-signal=INT");
+        try {
+            Process probe = new ProcessBuilder("env", "--default-signal=INT", "true")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            return probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0 ? prefix : List.of();
+        } catch (IOException e) {
+            return List.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
         }
     }
 

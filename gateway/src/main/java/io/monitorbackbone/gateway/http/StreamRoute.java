@@ -65,6 +65,11 @@ public class StreamRoute implements Handler<RoutingContext> {
         if (response.closed() || response.ended()) {
             return;
         }
+        if (open.delivery().parking().stopping()) {
+            // The process is stopping: end the stream cleanly; the client reconnects (retry: 3000) with Last-Event-ID.
+            response.end();
+            return;
+        }
         CompletableFuture.supplyAsync(() -> open.delivery().streamRead(open.stream(), from, PAGE), lifecycle.work())
                 .whenComplete((page, failure) -> context.runOnContext(v -> {
                     if (response.closed() || response.ended()) {
@@ -87,9 +92,10 @@ public class StreamRoute implements Handler<RoutingContext> {
                         return;
                     }
                     long head = page.bounds().head();
-                    DeliveryService.appendAfter(open.stream().log(), head, HEARTBEAT)
+                    open.delivery().parking().appendAfter(open.stream().log(), head, HEARTBEAT)
                             .whenComplete((x, y) -> context.runOnContext(w -> {
-                                if (open.stream().log().lastSeq() <= head && !response.closed() && !response.ended()) {
+                                if (open.stream().log().lastSeq() <= head && !response.closed() && !response.ended()
+                                        && !open.delivery().parking().stopping()) {
                                     ObjectNode beat = Json.object();
                                     beat.put("head", head);
                                     beat.put("cursor", open.delivery().committed(open.stream().subscription().id()).cursor());

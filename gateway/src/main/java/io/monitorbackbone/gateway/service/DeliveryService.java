@@ -35,8 +35,10 @@ public final class DeliveryService {
     private final Access access;
     private final Executor work;
     private final Clock clock;
+    private final Parking parking;
 
-    public DeliveryService(Catalog catalog, LogReader reader, LogWriter writer, Executor work, Clock clock) {
+    public DeliveryService(Catalog catalog, LogReader reader, LogWriter writer, Executor work, Clock clock, Parking parking) {
+        this.parking = parking;
         this.catalog = catalog;
         this.reader = reader;
         this.writer = writer;
@@ -64,26 +66,22 @@ public final class DeliveryService {
     private CompletableFuture<LogReader.Page> parkThenRead(Subscription s, Filter effective, PullRequest request,
                                                           MonitorLog log, LogReader.Page empty, long deadline) {
         long remaining = deadline - System.nanoTime();
-        if (remaining <= 0) {
+        if (remaining <= 0 || parking.stopping()) {
+            // Time is up, or the process is stopping: the answer is what the pull has, an empty page with its next.
             return CompletableFuture.completedFuture(empty);
         }
-        return appendAfter(log, empty.bounds().head(), Duration.ofNanos(remaining))
-                .thenApplyAsync(v -> readOnce(s, effective, request), work)
-                .thenCompose(page -> page.entries().isEmpty()
-                        ? parkThenRead(s, effective, request, log, page, deadline)
-                        : CompletableFuture.completedFuture(page));
+        return parking.appendAfter(log, empty.bounds().head(), Duration.ofNanos(remaining))
+                .thenCompose(v -> parking.stopping()
+                        ? CompletableFuture.completedFuture(empty)
+                        : CompletableFuture.supplyAsync(() -> readOnce(s, effective, request), work)
+                                .thenCompose(page -> page.entries().isEmpty()
+                                        ? parkThenRead(s, effective, request, log, page, deadline)
+                                        : CompletableFuture.completedFuture(page)));
     }
 
-    /**
-     * Completes when this gateway's tail sees an append past {@code head}, or after {@code wait}. The signal is taken
-     * before the check, so an append between the two cannot be missed.
-     */
-    public static CompletableFuture<Void> appendAfter(MonitorLog log, long head, Duration wait) {
-        CompletableFuture<Void> signal = log.nextAppend();
-        if (log.lastSeq() > head) {
-            return CompletableFuture.completedFuture(null);
-        }
-        return signal.copy().completeOnTimeout(null, wait.toNanos(), TimeUnit.NANOSECONDS);
+    /** Where pulls and streams wait; {@link Parking#stop()} wakes them all when the process stops. */
+    public Parking parking() {
+        return parking;
     }
 
     private LogReader.Page readOnce(Subscription s, Filter effective, PullRequest request) {
@@ -134,7 +132,12 @@ public final class DeliveryService {
             String now = Times.format(clock.instant());
             long newest = page.entries().isEmpty() ? 0 : page.entries().get(page.entries().size() - 1).seq();
             Cursor marked = null;
-            if (request.cursor() == null && newest > cursor.delivered()) {
+            // A pull from the cursor hands out what it returns, and so does a replay that starts no further than one
+            // past the delivered mark (mp watch reads on from its last NEXT that way): both raise the mark, written
+            // before the reply, so a later pull flags exactly what was handed out before. A replay that starts
+            // further on leaves the mark alone: raising it there would flag the rows it skipped, never handed out.
+            boolean handsOut = request.cursor() == null || request.cursor() <= cursor.delivered() + 1;
+            if (handsOut && newest > cursor.delivered()) {
                 long fresh = page.entries().stream().filter(e -> !cursor.isRedelivery(e.seq())).count();
                 marked = cursor.deliveredUpTo(newest, fresh, now);
             } else if (lastPullIsStale(s, monitor, cursor)) {

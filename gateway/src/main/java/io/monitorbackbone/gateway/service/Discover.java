@@ -23,6 +23,9 @@ public final class Discover {
         feeds.put("http", false);
         feeds.put("mcp", true);
         feeds.put("sse", true);
+        // Beyond the reference server: a replay (?cursor=) starting at most one past the delivered mark raises it too,
+        // so redelivered=false means never handed out, also for what mp watch read on from its last NEXT.
+        feeds.put("replay_marks_delivered", true);
         ObjectNode leases = caps.putObject("leases");
         leases.put("delivery_count_limit", Limits.DELIVERY_COUNT_LIMIT);
         ObjectNode duration = leases.putObject("lease_duration_seconds");

@@ -1,0 +1,55 @@
+package io.monitorbackbone.gateway;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+
+import io.quarkus.runtime.PreventFurtherStepsException;
+
+/**
+ * What is checked before anything starts: the ports this process will listen on. A port that is taken is one clear
+ * line on stderr and exit status 1, before a broker is started or a topic touched (Quarkus prints the message of a
+ * {@link PreventFurtherStepsException} alone, without a stack trace).
+ */
+final class StartChecks {
+
+    private StartChecks() {
+    }
+
+    static void portsFree(String httpHost, int httpPort, boolean embeddedBroker, int kafkaPort) {
+        if (httpPort > 0 && !free(httpHost, httpPort)) {
+            throw refused("monitor-backbone cannot start: HTTP port " + httpPort + " on " + httpHost
+                    + " is already in use (is another server running?); choose another with MP_PORT or ./mp serve --port");
+        }
+        if (embeddedBroker && kafkaPort > 0 && !free("127.0.0.1", kafkaPort)) {
+            throw refused("monitor-backbone cannot start: port " + kafkaPort + " on 127.0.0.1 for the"
+                    + " embedded Kafka broker is already in use (is another ./mp serve running? then share its broker with"
+                    + " KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:" + kafkaPort + "); choose another with MP_KAFKA_PORT or ./mp serve --kafka-port");
+        }
+    }
+
+    /**
+     * Wrapped on purpose: a bare PreventFurtherStepsException from a start-up observer is swallowed as a command-mode
+     * stop and the process would wait forever; as the root cause of a failed start, Quarkus prints its message alone
+     * on stderr and exits with its status.
+     */
+    private static RuntimeException refused(String message) {
+        return new IllegalStateException(message, new PreventFurtherStepsException(message, 1));
+    }
+
+    /** Whether a listener could bind there now; an address that does not resolve is left to the server's own bind. */
+    static boolean free(String host, int port) {
+        InetSocketAddress address = new InetSocketAddress(host, port);
+        if (address.isUnresolved()) {
+            return true;
+        }
+        try (ServerSocket socket = new ServerSocket()) {
+            // As the servers bind: a port in TIME_WAIT is free, one with a listener is not.
+            socket.setReuseAddress(true);
+            socket.bind(address);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}
