@@ -40,8 +40,7 @@ public record KafkaClients(String bootstrapServers, Map<String, String> passThro
                 throw new IllegalArgumentException("a Kafka client property needs a name and a value: " + e);
             }
             if (RESERVED.contains(e.getKey())) {
-                throw new IllegalArgumentException("the Kafka client property " + e.getKey()
-                        + " is set by the server per client and cannot be passed through");
+                throw reserved(e.getKey());
             }
         }
         passThrough = Map.copyOf(passThrough);
@@ -60,15 +59,27 @@ public record KafkaClients(String bootstrapServers, Map<String, String> passThro
     /**
      * The client properties an environment passes through: {@code MP_KAFKA_<NAME>=v} becomes {@code <name>=v} with
      * {@code <name>} lower-cased and {@code _} turned into {@code .}.
+     *
+     * @throws IllegalArgumentException naming the variable, for a property in {@link #RESERVED}
      */
     public static Map<String, String> passThroughFrom(Map<String, String> env) {
         Map<String, String> out = new TreeMap<>();
-        env.forEach((k, v) -> {
+        for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
+            String k = e.getKey();
             if (k.startsWith(ENV_PREFIX) && k.length() > ENV_PREFIX.length() && !NOT_CLIENT_PROPERTIES.contains(k)) {
-                out.put(k.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.'), v);
+                String name = k.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.');
+                if (RESERVED.contains(name)) {
+                    throw new IllegalArgumentException(k + ": " + reserved(name).getMessage());
+                }
+                out.put(name, e.getValue());
             }
-        });
+        }
         return out;
+    }
+
+    private static IllegalArgumentException reserved(String name) {
+        return new IllegalArgumentException("the Kafka client property " + name
+                + " is set by the server per client and cannot be passed through");
     }
 
     /**

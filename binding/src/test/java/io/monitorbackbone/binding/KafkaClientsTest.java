@@ -57,8 +57,11 @@ class KafkaClientsTest {
         for (String name : new String[]{"MP_KAFKA_CLIENT_ID", "MP_KAFKA_TRANSACTIONAL_ID", "MP_KAFKA_GROUP_ID",
                 "MP_KAFKA_BOOTSTRAP_SERVERS", "MP_KAFKA_APPLICATION_ID"}) {
             assertThatThrownBy(() -> KafkaClients.of("k:9092", Map.of(name, "x"))).as(name)
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot be passed through");
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot be passed through")
+                    .hasMessageStartingWith(name + ": ");
         }
+        assertThatThrownBy(() -> new KafkaClients("k:9092", Map.of("client.id", "x")))
+                .hasMessageContaining("client.id").hasMessageContaining("cannot be passed through");
     }
 
     @Test

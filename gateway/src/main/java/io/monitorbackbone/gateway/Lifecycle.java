@@ -70,6 +70,7 @@ public class Lifecycle {
 
     void start(@Observes StartupEvent event) throws Exception {
         StartChecks.portsFree(host, port, config.kafka().bootstrapServers().isEmpty(), config.kafka().port());
+        StartChecks.kafkaClientProperties(System.getenv());
         kafka = KafkaRuntime.start(config, System.getenv());
         kafka.ensureTables(Follower.tables());
         kafka.ensureTables(java.util.List.of(io.monitorbackbone.binding.Topics.SWEEPER));
