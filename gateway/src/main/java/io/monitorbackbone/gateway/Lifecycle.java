@@ -76,7 +76,7 @@ public class Lifecycle {
         kafka.ensureTables(java.util.List.of(io.monitorbackbone.binding.Topics.SWEEPER));
         // A create this process's broker saw open died with it; with a cluster, another gateway may be mid-create.
         kafka.fenceAbandonedCreates(kafka.embedded() ? 0 : ABANDONED_CREATE_MS);
-        // Creates the lease topics, mp.leases among them, which the follower reads.
+        // Creates the lease topics it is missing (mp.leases, which the follower reads, exists already as a table).
         leases = io.monitorbackbone.leases.LeaseApp.create(new io.monitorbackbone.leases.LeaseApp.Settings(
                 kafka.clients(), config.data().resolve("streams").resolve("leases-" + port).toAbsolutePath(),
                 // Static membership: a restarted gateway takes its lease tasks back without waiting out a session.
