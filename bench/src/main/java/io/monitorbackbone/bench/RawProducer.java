@@ -1,5 +1,7 @@
 package io.monitorbackbone.bench;
 
+import io.monitorbackbone.binding.TopicLayout;
+import io.monitorbackbone.binding.Topics;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,13 +37,13 @@ final class RawProducer {
 
     static ObjectNode run(String bootstrap, String sourceMonitor, String topic, Scenarios.Sizes sizes) {
         ObjectNode out = Api.JSON.createObjectNode();
-        ConsumerRecord<byte[], byte[]> sample = lastRecord(bootstrap, "mp.obs." + sourceMonitor);
+        ConsumerRecord<byte[], byte[]> sample = lastRecord(bootstrap, Topics.obs(sourceMonitor));
         int bytes = sample.serializedKeySize() + sample.serializedValueSize()
                 + java.util.Arrays.stream(sample.headers().toArray()).mapToInt(h -> h.key().length() + h.value().length).sum();
         out.put("record_bytes", bytes);
         out.put("topic", topic);
         try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(30, TimeUnit.SECONDS);
+            TopicLayout.createIfMissing(admin, new NewTopic(topic, 1, (short) 1), Duration.ofSeconds(30));
             try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
                 ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, sample.key(), sample.value(), sample.headers());
                 sync(out.putObject("sync_1_thread"), producer, record, sizes, 1);
@@ -137,7 +139,7 @@ final class RawProducer {
      * Returns the seconds taken.
      */
     static double fill(String bootstrap, String monitorId, long n) {
-        String topic = "mp.obs." + monitorId;
+        String topic = Topics.obs(monitorId);
         ConsumerRecord<byte[], byte[]> sample = lastRecord(bootstrap, topic);
         Semaphore inFlight = new Semaphore(4096);
         AtomicLong errors = new AtomicLong();

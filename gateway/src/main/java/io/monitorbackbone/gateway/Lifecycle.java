@@ -70,21 +70,22 @@ public class Lifecycle {
 
     void start(@Observes StartupEvent event) throws Exception {
         StartChecks.portsFree(host, port, config.kafka().bootstrapServers().isEmpty(), config.kafka().port());
-        kafka = KafkaRuntime.start(config);
+        StartChecks.kafkaClientProperties(System.getenv());
+        kafka = KafkaRuntime.start(config, System.getenv());
         kafka.ensureTables(Follower.tables());
-        kafka.ensureTables(java.util.List.of(Sweeper.TOPIC));
+        kafka.ensureTables(java.util.List.of(io.monitorbackbone.binding.Topics.SWEEPER));
         // A create this process's broker saw open died with it; with a cluster, another gateway may be mid-create.
         kafka.fenceAbandonedCreates(kafka.embedded() ? 0 : ABANDONED_CREATE_MS);
-        // Creates the lease topics, mp.leases among them, which the follower reads.
+        // Creates the lease topics it is missing (mp.leases, which the follower reads, exists already as a table).
         leases = io.monitorbackbone.leases.LeaseApp.create(new io.monitorbackbone.leases.LeaseApp.Settings(
-                kafka.bootstrapServers(), config.data().resolve("streams").resolve("leases-" + port).toAbsolutePath(),
+                kafka.clients(), config.data().resolve("streams").resolve("leases-" + port).toAbsolutePath(),
                 // Static membership: a restarted gateway takes its lease tasks back without waiting out a session.
                 "gateway-" + port, config.kafka().leasePartitions(), config.kafka().replicationFactor(),
                 config.kafka().leaseCommitMs()));
         if (config.hostProjector()) {
             // Folds every monitor's log into mp.state (created above with the tables), which the follower reads.
             projector = io.monitorbackbone.projector.ProjectorApp.create(io.monitorbackbone.projector.ProjectorConfig.hosted(
-                    kafka.bootstrapServers(), config.data().resolve("streams").resolve("projector-" + port).toAbsolutePath().toString(),
+                    kafka.clients(), config.data().resolve("streams").resolve("projector-" + port).toAbsolutePath().toString(),
                     "gateway-" + port, config.kafka().projectorPartitions(), config.kafka().replicationFactor()));
             projector.setUncaughtExceptionHandler(e -> {
                 LOGGER.error("projector thread failed; replacing it", e);
@@ -93,14 +94,14 @@ public class Lifecycle {
             projector.start();
         }
         Catalog catalog = new Catalog(config.tailCacheEntries());
-        follower = new Follower(kafka.newConsumer("mp-follower"), catalog);
+        follower = new Follower(kafka.newFollowerConsumer("mp-follower"), catalog);
         follower.start().get(60, TimeUnit.SECONDS);
         Follower tail = follower;
         KafkaRuntime cluster = kafka;
         catalog.barrier(table -> tail.awaitApplied(table, cluster.endOffsets(tail.partitionsOf(table)), java.time.Duration.ofSeconds(10)));
-        reader = new LogReader(kafka::newConsumer, READERS, catalog::log, (monitorId, endOffset) -> {
+        reader = new LogReader(kafka::newReaderConsumer, READERS, catalog::log, (monitorId, endOffset) -> {
             org.apache.kafka.common.TopicPartition log = new org.apache.kafka.common.TopicPartition(
-                    io.monitorbackbone.gateway.kafka.Topics.obs(monitorId), 0);
+                    io.monitorbackbone.binding.Topics.obs(monitorId), 0);
             tail.awaitApplied(log.topic(), java.util.Map.of(log, endOffset), java.time.Duration.ofSeconds(10));
             return catalog.log(monitorId).lastSeq();
         });
@@ -115,9 +116,9 @@ public class Lifecycle {
         SubscriptionService subscriptions = new SubscriptionService(catalog, reader, writer, clock);
         leases.start();
         leaseClient = new LeaseClient(kafka.newConsumer("mp-lease-replies", 10), kafka.producer(),
-                io.monitorbackbone.leases.LeaseTopology.COMMANDS, io.monitorbackbone.leases.LeaseTopology.REPLIES);
+                io.monitorbackbone.binding.Topics.LEASE_COMMANDS, io.monitorbackbone.binding.Topics.LEASE_REPLIES);
         leaseClient.start().get(60, TimeUnit.SECONDS);
-        sweeper = new Sweeper(kafka.newGroupConsumer("mp-sweeper", Sweeper.TOPIC), catalog, subscriptions, clock);
+        sweeper = new Sweeper(kafka.newGroupConsumer("mp-sweeper", Sweeper.GROUP), catalog, subscriptions, clock);
         sweeper.start();
         LeaseService leaseService = new LeaseService(catalog, reader, leaseClient);
         subscriptions.onRetired((s, reason) -> leaseService.releaseHeldBy(catalog.monitor(s.monitor()), java.util.List.of(s), reason));

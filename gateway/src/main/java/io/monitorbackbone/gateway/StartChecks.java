@@ -28,6 +28,15 @@ final class StartChecks {
         }
     }
 
+    /** The Kafka client properties passed through ({@code MP_KAFKA_*}): one the server sets per client is refused. */
+    static void kafkaClientProperties(java.util.Map<String, String> env) {
+        try {
+            io.monitorbackbone.binding.KafkaClients.passThroughFrom(env);
+        } catch (IllegalArgumentException e) {
+            throw refused("monitor-backbone cannot start: " + e.getMessage());
+        }
+    }
+
     /**
      * Wrapped on purpose: a bare PreventFurtherStepsException from a start-up observer is swallowed as a command-mode
      * stop and the process would wait forever; as the root cause of a failed start, Quarkus prints its message alone

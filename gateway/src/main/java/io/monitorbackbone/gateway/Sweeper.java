@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway;
 
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.gateway.kafka.Catalog;
 import io.monitorbackbone.gateway.kafka.ConsumerLoop;
 import io.monitorbackbone.gateway.service.SubscriptionService;
@@ -21,7 +22,8 @@ import java.util.List;
  * hands the partition on when that process dies.
  */
 public final class Sweeper extends ConsumerLoop {
-    public static final String TOPIC = "mp.sweeper";
+    /** The consumer group, named after the topic whose one partition it hands to the sweeping gateway. */
+    public static final String GROUP = Topics.SWEEPER;
     private static final Logger LOGGER = Logger.getLogger(Sweeper.class);
     private static final Duration PERIOD = Duration.ofMillis(500);
 
@@ -47,7 +49,7 @@ public final class Sweeper extends ConsumerLoop {
 
     @Override
     protected boolean init() {
-        consumer.subscribe(List.of(TOPIC), new ConsumerRebalanceListener() {
+        consumer.subscribe(List.of(Topics.SWEEPER), new ConsumerRebalanceListener() {
             @Override
             public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
                 leader = false;

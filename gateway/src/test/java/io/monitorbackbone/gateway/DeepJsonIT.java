@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway;
 
+import io.monitorbackbone.binding.Topics;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.binding.ObservationCodec;
 import io.monitorbackbone.protocol.Aggregate;
@@ -153,12 +154,12 @@ class DeepJsonIT {
         walk.publish(m, "before");
         Draft shape = new Draft("com.example.ci.run", "foreign", "2026-01-01T00:00:00.000Z", "measured", "probe", "reported",
                 "minute", "probe:x", Json.object());
-        ProducerRecord<String, byte[]> cloudEvent = ObservationCodec.encode("mp.obs." + m.id(), m.id(), null, shape);
+        ProducerRecord<String, byte[]> cloudEvent = ObservationCodec.encode(Topics.obs(m.id()), m.id(), null, shape);
         int tooDeep = Json.MAX_READ_NESTING + 10;
         try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(Map.of(
                 ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()), new StringSerializer(), new ByteArraySerializer())) {
-            raw.send(new ProducerRecord<>("mp.obs." + m.id(), "k", "not a cloud event".getBytes(StandardCharsets.UTF_8))).get();
-            raw.send(new ProducerRecord<>("mp.obs." + m.id(), null, "foreign", nested(tooDeep).getBytes(StandardCharsets.UTF_8),
+            raw.send(new ProducerRecord<>(Topics.obs(m.id()), "k", "not a cloud event".getBytes(StandardCharsets.UTF_8))).get();
+            raw.send(new ProducerRecord<>(Topics.obs(m.id()), null, "foreign", nested(tooDeep).getBytes(StandardCharsets.UTF_8),
                     cloudEvent.headers())).get();
         }
         long after = walk.publish(m, "after");
@@ -212,7 +213,7 @@ class DeepJsonIT {
         try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
                 ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            TopicPartition tp = new TopicPartition("mp.obs." + m.id(), 0);
+            TopicPartition tp = new TopicPartition(Topics.obs(m.id()), 0);
             c.assign(List.of(tp));
             c.seekToBeginning(List.of(tp));
             long end = c.endOffsets(List.of(tp)).get(tp);
@@ -256,7 +257,7 @@ class DeepJsonIT {
         try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, "deep-json-" + UUID.randomUUID()), new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> tps = c.partitionsFor("mp.state").stream()
+            List<TopicPartition> tps = c.partitionsFor(Topics.STATE).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
             c.assign(tps);
             c.seekToBeginning(tps);

@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway;
 
+import io.monitorbackbone.binding.Topics;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.testsupport.Http;
 import io.monitorbackbone.testsupport.Schemas;
@@ -340,8 +341,8 @@ class DeliveryIT {
         assertThat(updated.json().at("/monitor/limits/retention_seconds").asLong()).isEqualTo(3600);
         assertRefused(invalid, 400, "INVALID");
         try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", io.monitorbackbone.testsupport.TestKafka.bootstrapServers()))) {
-            var keptTopic = new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "mp.obs." + kept.id());
-            var dailyTopic = new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, "mp.obs." + daily.id());
+            var keptTopic = new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, Topics.obs(kept.id()));
+            var dailyTopic = new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, Topics.obs(daily.id()));
             var configs = admin.describeConfigs(List.of(keptTopic, dailyTopic)).all().get(30, TimeUnit.SECONDS);
             assertThat(configs.get(keptTopic).get("retention.ms").value()).as("a monitor's log is kept unless it says otherwise").isEqualTo("-1");
             assertThat(configs.get(dailyTopic).get("retention.ms").value()).isEqualTo("3600000");

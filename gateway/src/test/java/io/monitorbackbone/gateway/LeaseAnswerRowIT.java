@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway;
 
+import io.monitorbackbone.binding.Topics;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.testsupport.Http;
 import org.junit.jupiter.api.Test;
@@ -103,14 +104,14 @@ class LeaseAnswerRowIT {
                 new org.apache.kafka.common.serialization.ByteArrayDeserializer(), new org.apache.kafka.common.serialization.ByteArrayDeserializer());
              var holder = new org.apache.kafka.clients.producer.KafkaProducer<>(p,
                 new org.apache.kafka.common.serialization.ByteArraySerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
-            List<org.apache.kafka.common.TopicPartition> parts = replies.partitionsFor(io.monitorbackbone.leases.LeaseTopology.REPLIES).stream()
+            List<org.apache.kafka.common.TopicPartition> parts = replies.partitionsFor(Topics.LEASE_REPLIES).stream()
                     .map(i -> new org.apache.kafka.common.TopicPartition(i.topic(), i.partition())).toList();
             replies.assign(parts);
             replies.seekToEnd(parts);
             parts.forEach(replies::position);
             holder.initTransactions();
             holder.beginTransaction();
-            holder.send(new org.apache.kafka.clients.producer.ProducerRecord<>("mp.obs." + m.id(), new byte[0])).get(30, TimeUnit.SECONDS);
+            holder.send(new org.apache.kafka.clients.producer.ProducerRecord<>(Topics.obs(m.id()), new byte[0])).get(30, TimeUnit.SECONDS);
 
             java.util.concurrent.CompletableFuture<Http.Response> answer = java.util.concurrent.CompletableFuture.supplyAsync(
                     () -> lease(w, "complete", "{\"subject\":\"held\",\"outcome\":\"fixed\"}"));

@@ -51,6 +51,17 @@ class StartStopIT {
     }
 
     @Test
+    void aClientPropertyTheServerSetsPerClientIsOneClearLineBeforeAnythingStarts(@TempDir Path data) throws Exception {
+        Run run = runJar(data, FreePorts.next(), FreePorts.next(), java.util.Map.of("MP_KAFKA_CLIENT_ID", "shared"));
+
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("MP_KAFKA_CLIENT_ID").contains("cannot be passed through")
+                .doesNotContain("ready on");
+        assertShortWithoutStackTrace(run.output());
+        assertThat(data.resolve("kafka")).as("nothing started before the check").doesNotExist();
+    }
+
+    @Test
     void aTakenKafkaPortIsOneClearLine(@TempDir Path data) throws Exception {
         try (ServerSocket taken = listener()) {
             Run run = runJar(data, FreePorts.next(), taken.getLocalPort());
@@ -140,6 +151,10 @@ class StartStopIT {
     }
 
     private static Run runJar(Path data, int port, int kafkaPort) throws Exception {
+        return runJar(data, port, kafkaPort, java.util.Map.of());
+    }
+
+    private static Run runJar(Path data, int port, int kafkaPort, java.util.Map<String, String> env) throws Exception {
         Path log = Files.createTempFile("start-stop-", ".log");
         ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", System.getProperty("mp.app.jar"))
@@ -148,6 +163,7 @@ class StartStopIT {
         builder.environment().put("MP_PORT", String.valueOf(port));
         builder.environment().put("MP_KAFKA_PORT", String.valueOf(kafkaPort));
         builder.environment().put("MP_DATA", data.toString());
+        builder.environment().putAll(env);
         Process process = builder.start();
         try {
             if (!process.waitFor(EXIT.toSeconds(), TimeUnit.SECONDS)) {

@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway;
 
+import io.monitorbackbone.binding.Topics;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.binding.ObservationCodec;
 import io.monitorbackbone.protocol.Draft;
@@ -64,6 +65,6 @@ class TransactionMarkersIT {
                 "minute", "probe:tx", (com.fasterxml.jackson.databind.node.ObjectNode) Json.read(
                 ("{\"tags\":{\"monitor\":\"" + m.id() + "\"},\"provenance\":{\"origin\":\"probe\",\"tier\":\"measured\","
                         + "\"verification\":\"machine_verified\",\"actor\":\"probe:tx\"}}").getBytes()));
-        return ObservationCodec.encode("mp.obs." + m.id(), m.id(), null, draft);
+        return ObservationCodec.encode(Topics.obs(m.id()), m.id(), null, draft);
     }
 }

@@ -1,12 +1,11 @@
 package io.monitorbackbone.leases;
 
+import io.monitorbackbone.binding.KafkaClients;
+import io.monitorbackbone.binding.TopicLayout;
+import io.monitorbackbone.binding.Topics;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
@@ -15,6 +14,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -30,6 +31,7 @@ public final class LeaseApp {
     public static final String APPLICATION_ID = "mp-leases";
 
     /**
+     * @param clients    the cluster, and the client properties every role passes through ({@code MP_KAFKA_*})
      * @param instanceId a stable {@code group.instance.id} (static membership: a restart within the session timeout
      *                   keeps its tasks, so leases do not pause for a rebalance); null for dynamic membership
      * @param partitions partitions of the command and reply topics when this app creates them: how many tasks, and so
@@ -37,8 +39,18 @@ public final class LeaseApp {
      * @param commitIntervalMs how often a transaction commits; a reply is visible only then, so this bounds the added
      *                   latency of every lease request
      */
-    public record Settings(String bootstrapServers, Path stateDir, String instanceId, int partitions,
+    public record Settings(KafkaClients clients, Path stateDir, String instanceId, int partitions,
                            short replicationFactor, long commitIntervalMs) {
+
+        /** Settings with nothing passed through to the clients. */
+        public Settings(String bootstrapServers, Path stateDir, String instanceId, int partitions,
+                        short replicationFactor, long commitIntervalMs) {
+            this(KafkaClients.of(bootstrapServers), stateDir, instanceId, partitions, replicationFactor, commitIntervalMs);
+        }
+
+        public String bootstrapServers() {
+            return clients.bootstrapServers();
+        }
 
         public static Settings fromEnvironment(Map<String, String> env) {
             String bootstrap = env.get("KAFKA_BOOTSTRAP_SERVERS");
@@ -54,7 +66,7 @@ public final class LeaseApp {
                 throw new UncheckedIOException(e);
             }
             String instance = env.get("MP_LEASES_INSTANCE_ID");
-            return new Settings(bootstrap, stateDir, instance == null || instance.isBlank() ? null : instance,
+            return new Settings(KafkaClients.of(bootstrap, env), stateDir, instance == null || instance.isBlank() ? null : instance,
                     Integer.parseInt(env.getOrDefault("MP_LEASE_PARTITIONS", "3")),
                     Short.parseShort(env.getOrDefault("MP_REPLICATION_FACTOR", "1")),
                     Long.parseLong(env.getOrDefault("MP_LEASES_COMMIT_INTERVAL_MS", "100")));
@@ -97,9 +109,8 @@ public final class LeaseApp {
      * of them. Readers of the replies and logs must use {@code isolation.level=read_committed}.
      */
     public static Properties config(Settings settings) {
-        Properties p = new Properties();
+        Map<String, Object> p = new HashMap<>();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers());
         p.put(StreamsConfig.STATE_DIR_CONFIG, settings.stateDir().toString());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
         p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) settings.replicationFactor());
@@ -114,35 +125,22 @@ public final class LeaseApp {
         }
         // Leases held in a task of a process that died wait this long for another instance to take the task over.
         p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
-        return p;
+        return settings.clients().streams(p);
     }
 
     /** @return the command topic's partition count, which the topology must match */
     static int ensureTopics(Settings settings) {
-        Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
-        List<NewTopic> wanted = List.of(
-                new NewTopic(LeaseTopology.COMMANDS, settings.partitions(), settings.replicationFactor()),
-                new NewTopic(LeaseTopology.REPLIES, settings.partitions(), settings.replicationFactor()),
-                new NewTopic(LeaseTopology.LEASES, settings.partitions(), settings.replicationFactor()).configs(compacted),
-                new NewTopic(LeaseTopology.SUBJECTS, settings.partitions(), settings.replicationFactor()).configs(compacted));
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers()))) {
-            for (NewTopic topic : wanted) {
-                try {
-                    admin.createTopics(List.of(topic)).all().get();
-                } catch (ExecutionException e) {
-                    if (!(e.getCause() instanceof TopicExistsException)) {
-                        throw new IllegalStateException("cannot create " + topic.name(), e.getCause());
-                    }
-                }
-            }
-            TopicDescription commands = admin.describeTopics(List.of(LeaseTopology.COMMANDS))
-                    .allTopicNames().get().get(LeaseTopology.COMMANDS);
+        TopicLayout layout = new TopicLayout(settings.replicationFactor(), 1, settings.partitions());
+        try (Admin admin = Admin.create(settings.clients().properties("mp-leases-admin", Map.of()))) {
+            TopicLayout.createMissing(admin, layout.leaseTopics(), Duration.ofSeconds(60));
+            TopicDescription commands = admin.describeTopics(List.of(Topics.LEASE_COMMANDS))
+                    .allTopicNames().get().get(Topics.LEASE_COMMANDS);
             return commands.partitions().size();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while creating the leases topics", e);
         } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot describe " + LeaseTopology.COMMANDS, e.getCause());
+            throw new IllegalStateException("cannot describe " + Topics.LEASE_COMMANDS, e.getCause());
         }
     }
 }

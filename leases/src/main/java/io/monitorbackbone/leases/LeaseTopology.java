@@ -28,15 +28,12 @@ import org.apache.kafka.streams.state.Stores;
  * default partitioner, so the marks and the commands for one (monitor, subject) reach the same task.
  */
 public final class LeaseTopology {
-    public static final String COMMANDS = "mp.lease-commands";
-    public static final String REPLIES = "mp.lease-replies";
-    public static final String LEASES = "mp.leases";
-    /**
-     * Published-subject marks, keyed {@code <monitor>\u0000<subject>} like the commands, written by the gateway when it
-     * publishes a subject: a fixed topic, so a new monitor does not rebalance this app as a pattern source would.
-     */
-    public static final String SUBJECTS = "mp.lease-subjects";
-    public static final String OBS_PREFIX = "mp.obs.";
+    // The topic names are the binding's (io.monitorbackbone.binding.Topics); these name them for the topology's tests.
+    public static final String COMMANDS = io.monitorbackbone.binding.Topics.LEASE_COMMANDS;
+    public static final String REPLIES = io.monitorbackbone.binding.Topics.LEASE_REPLIES;
+    public static final String LEASES = io.monitorbackbone.binding.Topics.LEASES;
+    public static final String SUBJECTS = io.monitorbackbone.binding.Topics.LEASE_SUBJECTS;
+    public static final String OBS_PREFIX = io.monitorbackbone.binding.Topics.OBS_PREFIX;
 
     public static final String LEASE_STORE = "lease-table";
     public static final String DEADLINE_STORE = "lease-deadlines";

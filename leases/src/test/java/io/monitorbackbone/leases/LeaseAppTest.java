@@ -44,4 +44,17 @@ class LeaseAppTest {
         assertThat(new StreamsConfig(config).getString(StreamsConfig.PROCESSING_GUARANTEE_CONFIG))
                 .isEqualTo("exactly_once_v2");
     }
+
+    @Test
+    void everyClientsPropertiesPassThroughToTheStreamsClient(@TempDir Path data) {
+        LeaseApp.Settings settings = LeaseApp.Settings.fromEnvironment(Map.of(
+                "KAFKA_BOOTSTRAP_SERVERS", "broker:9092", "MP_DATA", data.toString(),
+                "MP_KAFKA_SECURITY_PROTOCOL", "SSL", "MP_KAFKA_PORT", "9130"));
+
+        assertThat(LeaseApp.config(settings))
+                .containsEntry("security.protocol", "SSL")
+                .containsEntry(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "broker:9092")
+                .containsEntry(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2)
+                .doesNotContainKey("port");
+    }
 }

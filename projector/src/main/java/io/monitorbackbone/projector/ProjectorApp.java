@@ -1,23 +1,16 @@
 package io.monitorbackbone.projector;
 
+import io.monitorbackbone.binding.TopicLayout;
+import io.monitorbackbone.binding.Topics;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /** The projector as a process of its own: creates {@code mp.state} if missing, then runs the topology until stopped. */
@@ -62,19 +55,13 @@ public final class ProjectorApp {
 
     /** Creates the compacted {@code mp.state} topic; an existing one is kept as it is. */
     public static void ensureStateTopic(ProjectorConfig config) throws InterruptedException, TimeoutException {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.bootstrapServers());
-        config.kafka().forEach(p::put);
-        try (Admin admin = Admin.create(p)) {
-            NewTopic topic = new NewTopic(ProjectorTopology.STATE_TOPIC, Optional.of(config.stateTopicPartitions()),
-                    config.replicationFactor() < 0 ? Optional.empty() : Optional.of((short) config.replicationFactor()))
-                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
-            admin.createTopics(List.of(topic)).all().get(60, TimeUnit.SECONDS);
-            LOGGER.info("created topic={} partitions={}", ProjectorTopology.STATE_TOPIC, config.stateTopicPartitions());
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof TopicExistsException)) {
-                throw new IllegalStateException("cannot create " + ProjectorTopology.STATE_TOPIC, e.getCause());
+        TopicLayout layout = new TopicLayout((short) config.replicationFactor(), 1, 1);
+        try (Admin admin = Admin.create(config.adminProperties())) {
+            if (TopicLayout.createIfMissing(admin, layout.state(config.stateTopicPartitions()), Duration.ofSeconds(60))) {
+                LOGGER.info("created topic={} partitions={}", Topics.STATE, config.stateTopicPartitions());
             }
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("cannot create " + Topics.STATE, e.getCause());
         }
     }
 }

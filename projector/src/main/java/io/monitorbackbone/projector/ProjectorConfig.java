@@ -1,5 +1,7 @@
 package io.monitorbackbone.projector;
 
+import io.monitorbackbone.binding.KafkaClients;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.TopicConfig;
@@ -21,7 +23,9 @@ import java.util.Properties;
  *                            {@code mp.state} (the cache coalesces a busy monitor's changes in between)
  * @param topicDiscoveryMs    metadata refresh of the pattern subscription: a new monitor's topic is folded at most
  *                            this long (plus a rebalance) after it is created
- * @param kafka               further Kafka client and Streams properties, passed through as given
+ * @param kafka               further Kafka client and Streams properties, passed through as given: every client's
+ *                            ({@code MP_KAFKA_*}, see {@link KafkaClients}), then the projector's own
+ *                            ({@code MP_PROJECTOR_KAFKA_*}), which win
  */
 public record ProjectorConfig(String bootstrapServers, String stateDir, String instanceId, int partitions,
                               int stateTopicPartitions, int threads, int replicationFactor, long commitIntervalMs,
@@ -44,7 +48,8 @@ public record ProjectorConfig(String bootstrapServers, String stateDir, String i
 
     public static ProjectorConfig fromEnv(Map<String, String> env) {
         int partitions = integer(env, "MP_PROJECTOR_PARTITIONS", 8);
-        Map<String, String> kafka = new java.util.TreeMap<>();
+        String bootstrap = env.getOrDefault("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092");
+        Map<String, String> kafka = new java.util.TreeMap<>(KafkaClients.of(bootstrap, env).passThrough());
         env.forEach((k, v) -> {
             if (k.startsWith(KAFKA_ENV_PREFIX) && k.length() > KAFKA_ENV_PREFIX.length()) {
                 kafka.put(k.substring(KAFKA_ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.'), v);
@@ -52,7 +57,7 @@ public record ProjectorConfig(String bootstrapServers, String stateDir, String i
         });
         String instance = env.get("MP_PROJECTOR_INSTANCE_ID");
         return new ProjectorConfig(
-                env.getOrDefault("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092"),
+                bootstrap,
                 env.getOrDefault("MP_PROJECTOR_STATE_DIR", "data/projector"),
                 instance == null || instance.isBlank() ? null : instance,
                 partitions,
@@ -69,10 +74,24 @@ public record ProjectorConfig(String bootstrapServers, String stateDir, String i
      * The projector hosted by a gateway process: one thread, a short commit interval so a state reaches
      * {@code mp.state} within a fraction of a second, and the gateway's static member id.
      */
+    public static ProjectorConfig hosted(KafkaClients clients, String stateDir, String instanceId, int partitions,
+                                         int replicationFactor) {
+        return new ProjectorConfig(clients.bootstrapServers(), stateDir, instanceId, partitions, partitions, 1,
+                replicationFactor, 100, 1000, StreamsConfig.AT_LEAST_ONCE, clients.passThrough());
+    }
+
+    /** The hosted projector with nothing passed through to its clients. */
     public static ProjectorConfig hosted(String bootstrapServers, String stateDir, String instanceId, int partitions,
                                          int replicationFactor) {
-        return new ProjectorConfig(bootstrapServers, stateDir, instanceId, partitions, partitions, 1, replicationFactor,
-                100, 1000, StreamsConfig.AT_LEAST_ONCE, Map.of());
+        return hosted(KafkaClients.of(bootstrapServers), stateDir, instanceId, partitions, replicationFactor);
+    }
+
+    /** The admin client's properties, for creating {@code mp.state}. */
+    public Properties adminProperties() {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        p.putAll(kafka);
+        return p;
     }
 
     public Properties streamsProperties() {

@@ -1,5 +1,6 @@
 package io.monitorbackbone.projector;
 
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Seq;
 import org.apache.kafka.common.header.Header;
@@ -45,9 +46,9 @@ import java.util.regex.Pattern;
  * the repartition spreads the decoding and the fold over N tasks, and so over threads and instances.
  */
 public final class ProjectorTopology {
-    public static final String LOGS_PREFIX = "mp.obs.";
-    public static final Pattern LOGS = Pattern.compile(Pattern.quote(LOGS_PREFIX) + ".+");
-    public static final String STATE_TOPIC = "mp.state";
+    // The topic names are the binding's (io.monitorbackbone.binding.Topics); these name them for the topology's tests.
+    public static final Pattern LOGS = Topics.OBS;
+    public static final String STATE_TOPIC = Topics.STATE;
     /** The repartition topic is {@code <application.id>-by-monitor-repartition}. */
     public static final String BY_MONITOR = "by-monitor";
     /** The store; its changelog is {@code <application.id>-aggregates-changelog}. */
@@ -103,10 +104,10 @@ public final class ProjectorTopology {
         @Override
         public void process(Record<byte[], byte[]> record) {
             RecordMetadata source = context.recordMetadata().orElse(null);
-            if (record.value() == null || source == null || !source.topic().startsWith(LOGS_PREFIX)) {
+            if (record.value() == null || source == null || !Topics.isObs(source.topic())) {
                 return;
             }
-            String monitor = source.topic().substring(LOGS_PREFIX.length());
+            String monitor = Topics.monitorOf(source.topic());
             Headers headers = new RecordHeaders(record.headers().toArray());
             // A producer may have sent its own mp_seq; only the offset is the seq.
             headers.remove(SEQ_HEADER);

@@ -1,5 +1,6 @@
 package io.monitorbackbone.projector;
 
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.binding.ObservationCodec;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -35,7 +36,7 @@ final class MonitorLogs {
     }
 
     static TestRecord<String, byte[]> record(String monitorId, Draft draft, Instant appendedAt) {
-        ProducerRecord<String, byte[]> r = ObservationCodec.encode("mp.obs." + monitorId, monitorId, null, draft);
+        ProducerRecord<String, byte[]> r = ObservationCodec.encode(Topics.obs(monitorId), monitorId, null, draft);
         return new TestRecord<>(r.key(), r.value(), r.headers(), appendedAt);
     }
 }

@@ -46,6 +46,31 @@ class ProjectorConfigTest {
     }
 
     @Test
+    void everyClientsPropertiesPassThroughAndTheProjectorsOwnWin() {
+        ProjectorConfig config = ProjectorConfig.fromEnv(Map.of(
+                "KAFKA_BOOTSTRAP_SERVERS", "k:9092",
+                "MP_KAFKA_SECURITY_PROTOCOL", "SASL_SSL",
+                "MP_KAFKA_LINGER_MS", "5",
+                "MP_KAFKA_PORT", "9130",
+                "MP_PROJECTOR_KAFKA_LINGER_MS", "20"));
+
+        assertThat(config.streamsProperties()).containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("linger.ms", "20").doesNotContainKey("port");
+        assertThat(config.adminProperties()).containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("bootstrap.servers", "k:9092");
+    }
+
+    @Test
+    void theHostedProjectorsClientsGetWhatTheGatewaysGet() {
+        Properties p = ProjectorConfig.hosted(
+                io.monitorbackbone.binding.KafkaClients.of("k:9092", Map.of("MP_KAFKA_SECURITY_PROTOCOL", "SSL")),
+                "/data/streams/projector-8130", "gateway-8130", 8, 1).streamsProperties();
+
+        assertThat(p.get("security.protocol")).isEqualTo("SSL");
+        assertThat(p.get("bootstrap.servers")).isEqualTo("k:9092");
+    }
+
+    @Test
     void aNumberThatIsNotOneIsRefusedByName() {
         assertThatThrownBy(() -> ProjectorConfig.fromEnv(Map.of("MP_PROJECTOR_PARTITIONS", "many")))
                 .hasMessageContaining("MP_PROJECTOR_PARTITIONS");

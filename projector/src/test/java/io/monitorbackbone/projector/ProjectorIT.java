@@ -1,5 +1,7 @@
 package io.monitorbackbone.projector;
 
+import io.monitorbackbone.binding.TopicLayout;
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.testsupport.TestKafka;
@@ -37,6 +39,8 @@ import static org.awaitility.Awaitility.await;
 class ProjectorIT {
     private final String bootstrap = TestKafka.bootstrapServers();
     private final String run = UUID.randomUUID().toString().substring(0, 8);
+    /** Monitors' logs laid out as the gateway creates them. */
+    private static final TopicLayout LOGS = new TopicLayout((short) 1, 1, 1);
     private final List<KafkaStreams> instances = new ArrayList<>();
 
     @AfterEach
@@ -69,9 +73,9 @@ class ProjectorIT {
         try (Admin admin = Admin.create(p)) {
             List<NewTopic> topics = new ArrayList<>();
             for (String id : monitorIds) {
-                topics.add(new NewTopic("mp.obs." + id, 1, (short) 1));
+                topics.add(LOGS.monitorLog(id, null));
             }
-            admin.createTopics(topics).all().get();
+            TopicLayout.createMissing(admin, topics, Duration.ofSeconds(60));
         }
     }
 
@@ -84,7 +88,7 @@ class ProjectorIT {
             for (int i = 0; i < count; i++) {
                 TestRecord<String, byte[]> r = MonitorLogs.publish(monitor,
                         "{\"type\":\"demo.v\",\"subject\":\"s" + i + "\",\"actor\":\"probe:p" + (i % 2) + "\"}", MonitorLogs.T0);
-                producer.send(new ProducerRecord<>("mp.obs." + monitorId, null, r.key(), r.value(), r.headers()));
+                producer.send(new ProducerRecord<>(Topics.obs(monitorId), null, r.key(), r.value(), r.headers()));
             }
             producer.flush();
         }
@@ -131,8 +135,7 @@ class ProjectorIT {
         Properties admin = new Properties();
         admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         try (Admin a = Admin.create(admin)) {
-            a.createTopics(List.of(new NewTopic("mp.obs." + big, 1, (short) 1)
-                    .configs(Map.of("max.message.bytes", String.valueOf(8 * 1024 * 1024))))).all().get();
+            TopicLayout.createMissing(a, List.of(LOGS.monitorLog(big, null)), Duration.ofSeconds(60));
         }
         ProjectorApp.ensureStateTopic(config("one"));
         Monitor monitor = MonitorLogs.monitor(big, "{\"owner\":\"agent:owner\"}");
@@ -144,7 +147,7 @@ class ProjectorIT {
             for (String body : List.of("{\"type\":\"demo.v\",\"data\":{\"blob\":\"" + "x".repeat(3 * 1024 * 1024) + "\"}}",
                     "{\"type\":\"demo.v\",\"subject\":\"after\"}")) {
                 TestRecord<String, byte[]> r = MonitorLogs.publish(monitor, body, MonitorLogs.T0);
-                producer.send(new ProducerRecord<>("mp.obs." + big, null, r.key(), r.value(), r.headers())).get();
+                producer.send(new ProducerRecord<>(Topics.obs(big), null, r.key(), r.value(), r.headers())).get();
             }
         }
 

@@ -1,5 +1,6 @@
 package io.monitorbackbone.projector;
 
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.MonitorDefinitions;
@@ -61,7 +62,7 @@ class ProjectorTopologyTest {
     }
 
     private static void pipe(TopologyTestDriver d, String monitorId, List<TestRecord<String, byte[]>> records) {
-        d.createInputTopic("mp.obs." + monitorId, new StringSerializer(), new ByteArraySerializer()).pipeRecordList(records);
+        d.createInputTopic(Topics.obs(monitorId), new StringSerializer(), new ByteArraySerializer()).pipeRecordList(records);
     }
 
     private static void pipe(TopologyTestDriver d, String monitorId, TestRecord<String, byte[]> record) {

@@ -1,5 +1,6 @@
 package io.monitorbackbone.bench.jmh;
 
+import io.monitorbackbone.binding.Topics;
 import java.util.concurrent.TimeUnit;
 
 import io.monitorbackbone.binding.ObservationCodec;
@@ -24,11 +25,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class CodecBench {
     private final Draft draft = Fixtures.draft("s-1");
-    private final ProducerRecord<String, byte[]> record = ObservationCodec.encode("mp.obs.bench", "bench", null, draft);
+    private final ProducerRecord<String, byte[]> record = ObservationCodec.encode(Topics.obs("bench"), "bench", null, draft);
 
     @Benchmark
     public ProducerRecord<String, byte[]> encode() {
-        return ObservationCodec.encode("mp.obs.bench", "bench", null, draft);
+        return ObservationCodec.encode(Topics.obs("bench"), "bench", null, draft);
     }
 
     @Benchmark

@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway.kafka;
 
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.binding.ObservationCodec;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.Json;

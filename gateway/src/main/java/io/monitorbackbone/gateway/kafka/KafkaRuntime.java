@@ -1,22 +1,24 @@
 package io.monitorbackbone.gateway.kafka;
 
+import io.monitorbackbone.binding.KafkaClients;
+import io.monitorbackbone.binding.TopicLayout;
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.broker.EmbeddedKafka;
 import io.monitorbackbone.gateway.GatewayConfig;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.jboss.logging.Logger;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,56 +27,61 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The Kafka side of one gateway process: the embedded broker when no cluster is configured, one admin client, one
- * idempotent producer, and the settings every consumer shares. Started and stopped by {@code Lifecycle} in a fixed
- * order so the broker outlives its clients.
+ * idempotent producer, and the settings every consumer shares, all configured from one {@link KafkaClients} and with
+ * topics laid out by one {@link TopicLayout}. Started and stopped by {@code Lifecycle} in a fixed order so the broker
+ * outlives its clients.
  */
 public final class KafkaRuntime implements AutoCloseable {
     private static final Logger LOGGER = Logger.getLogger(KafkaRuntime.class);
 
+    private static final int MAX_RECORD_BYTES = TopicLayout.MAX_RECORD_BYTES;
+
     /**
-     * A 1 MiB body can become a record several times its size (headers, provenance, a rejected row's raw copy, a
-     * configured row's before and after), so topics and the producer allow 8 MiB instead of Kafka's 1 MiB.
+     * A log reader stops at the end offset it was given, but its consumer has already sent the next fetch, from there;
+     * the broker parks that fetch for fetch.max.wait.ms, and with one broker every later fetch of this consumer waits
+     * behind it. Readers never wait for new records in Kafka (the follower signals them), so theirs answer at once.
      */
-    static final int MAX_RECORD_BYTES = 8 * 1024 * 1024;
+    static final int READER_FETCH_MAX_WAIT_MS = 0;
+    /** The follower waits in Kafka for what is new: a long fetch costs it nothing and saves empty round trips. */
+    static final int FOLLOWER_FETCH_MAX_WAIT_MS = 100;
 
-    /** The client ids {@link LogReader} gives its consumers. */
-    static final String READER_PREFIX = "mp-reader-";
-
-    private final GatewayConfig.Kafka config;
+    private final KafkaClients clients;
+    private final TopicLayout layout;
     private final EmbeddedKafka broker;
-    private final String bootstrapServers;
     private final Admin admin;
     private final KafkaProducer<String, byte[]> producer;
 
-    private KafkaRuntime(GatewayConfig.Kafka config, EmbeddedKafka broker, String bootstrapServers) {
-        this.config = config;
+    private KafkaRuntime(GatewayConfig.Kafka config, EmbeddedKafka broker, KafkaClients clients) {
+        this.clients = clients;
+        this.layout = new TopicLayout(config.replicationFactor(), config.tablePartitions(), config.leasePartitions());
         this.broker = broker;
-        this.bootstrapServers = bootstrapServers;
-        this.admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.CLIENT_ID_CONFIG, "mp-gateway-admin"));
+        this.admin = Admin.create(clients.properties("mp-gateway-admin", Map.of()));
         Map<String, Object> p = new HashMap<>();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, "mp-gateway");
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, MAX_RECORD_BYTES);
-        this.producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
+        this.producer = new KafkaProducer<>(clients.properties("mp-gateway", p), new StringSerializer(), new ByteArraySerializer());
     }
 
-    /** Starts the embedded broker under {@code data/kafka} unless a cluster is configured, then the clients. */
-    public static KafkaRuntime start(GatewayConfig config) {
+    /**
+     * Starts the embedded broker under {@code data/kafka} unless a cluster is configured, then the clients.
+     *
+     * @param env where {@code MP_KAFKA_*} client properties are passed through from
+     */
+    public static KafkaRuntime start(GatewayConfig config, Map<String, String> env) {
         GatewayConfig.Kafka kafka = config.kafka();
+        Map<String, String> passThrough = KafkaClients.passThroughFrom(env);
         if (kafka.bootstrapServers().isPresent()) {
-            return new KafkaRuntime(kafka, null, kafka.bootstrapServers().get());
+            return new KafkaRuntime(kafka, null, new KafkaClients(kafka.bootstrapServers().get(), passThrough));
         }
         Path logDir = config.data().resolve("kafka").toAbsolutePath().normalize();
         EmbeddedKafka broker = EmbeddedKafka.start(logDir, kafka.port());
         try {
-            return new KafkaRuntime(kafka, broker, broker.bootstrapServers());
+            return new KafkaRuntime(kafka, broker, new KafkaClients(broker.bootstrapServers(), passThrough));
         } catch (RuntimeException e) {
             broker.close();
             throw e;
@@ -83,28 +90,14 @@ public final class KafkaRuntime implements AutoCloseable {
 
     /** Creates the compacted tables if they are missing; a table that exists is left as it is. */
     public void ensureTables(List<String> tables) {
-        for (String table : tables) {
-            NewTopic topic = new NewTopic(table, config.tablePartitions(), config.replicationFactor())
-                    .configs(Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
-                            TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(MAX_RECORD_BYTES)));
-            try {
-                admin.createTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
-                LOGGER.infof("created table topic %s", table);
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof TopicExistsException)) {
-                    throw new IllegalStateException("cannot create topic " + table + ": " + e.getCause(), e.getCause());
-                }
-            } catch (Exception e) {
-                throw new IllegalStateException("cannot create topic " + table, e);
-            }
+        for (String table : TopicLayout.createMissing(admin, tables.stream().map(layout::table).toList(), Duration.ofSeconds(30))) {
+            LOGGER.infof("created table topic %s", table);
         }
     }
 
     /** A monitor's log: one partition, kept forever unless the monitor sets {@code limits.retention_seconds}. */
     public NewTopic monitorLogTopic(String monitorId, Long retentionSeconds) {
-        return new NewTopic(Topics.obs(monitorId), 1, config.replicationFactor())
-                .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(MAX_RECORD_BYTES),
-                        TopicConfig.RETENTION_MS_CONFIG, retentionMs(retentionSeconds)));
+        return layout.monitorLog(monitorId, retentionSeconds);
     }
 
     /**
@@ -117,7 +110,6 @@ public final class KafkaRuntime implements AutoCloseable {
     /** Opens the fence of one monitor id's create, fencing every earlier create of it (see {@link CreateFence}). */
     public CreateFence createFence(String monitorId) {
         Map<String, Object> p = new HashMap<>();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, CREATE_PREFIX + monitorId);
@@ -126,9 +118,9 @@ public final class KafkaRuntime implements AutoCloseable {
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, CREATE_TRANSACTION_TIMEOUT_MS);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
-        p.put(ProducerConfig.CLIENT_ID_CONFIG, CREATE_PREFIX + monitorId);
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, MAX_RECORD_BYTES);
-        return CreateFence.open(new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer()));
+        return CreateFence.open(new KafkaProducer<>(clients.properties(CREATE_PREFIX + monitorId, p),
+                new StringSerializer(), new ByteArraySerializer()));
     }
 
     /**
@@ -164,7 +156,7 @@ public final class KafkaRuntime implements AutoCloseable {
         org.apache.kafka.common.config.ConfigResource topic =
                 new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, Topics.obs(monitorId));
         org.apache.kafka.clients.admin.AlterConfigOp op = new org.apache.kafka.clients.admin.AlterConfigOp(
-                new org.apache.kafka.clients.admin.ConfigEntry(TopicConfig.RETENTION_MS_CONFIG, retentionMs(retentionSeconds)),
+                new org.apache.kafka.clients.admin.ConfigEntry(TopicConfig.RETENTION_MS_CONFIG, TopicLayout.retentionMs(retentionSeconds)),
                 org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET);
         try {
             admin.incrementalAlterConfigs(Map.of(topic, List.of(op))).all().get(30, TimeUnit.SECONDS);
@@ -174,10 +166,6 @@ public final class KafkaRuntime implements AutoCloseable {
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new io.monitorbackbone.gateway.ServerFault("Kafka did not change the log's retention: " + e, e);
         }
-    }
-
-    private static String retentionMs(Long retentionSeconds) {
-        return retentionSeconds == null ? "-1" : String.valueOf(retentionSeconds * 1000);
     }
 
     /**
@@ -203,34 +191,56 @@ public final class KafkaRuntime implements AutoCloseable {
     /** A member of a consumer group, used only to elect one process among the gateways for a task. */
     public KafkaConsumer<byte[], byte[]> newGroupConsumer(String clientId, String groupId) {
         Map<String, Object> c = new HashMap<>();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         c.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
-        c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         // A dead sweeper is replaced after this long; the broker's minimum is 6 s.
         c.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 6_000);
         c.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 1_000);
-        return new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        return new KafkaConsumer<>(clients.properties(clientId, c), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
-    public KafkaConsumer<byte[], byte[]> newConsumer(String clientId) {
-        // A log reader stops at the end offset it was given, but its consumer has already sent the next fetch, from
-        // there; the broker parks that fetch for fetch.max.wait.ms, and with one broker every later fetch of this
-        // consumer waits behind it. Readers never wait for new records in Kafka (the follower signals them), so theirs
-        // answer at once; the follower's long fetch stays.
-        return newConsumer(clientId, clientId.startsWith(READER_PREFIX) ? 0 : 100);
+    /** A consumer for {@link LogReader}'s pool: reads what it was asked for and never waits in Kafka for more. */
+    public KafkaConsumer<byte[], byte[]> newReaderConsumer(String clientId) {
+        return consumer(readerConsumerProperties(clients, clientId));
+    }
+
+    /** The {@link Follower}'s consumer: the tail of the tables and of every monitor's log. */
+    public KafkaConsumer<byte[], byte[]> newFollowerConsumer(String clientId) {
+        return consumer(consumerProperties(clients, clientId, FOLLOWER_FETCH_MAX_WAIT_MS));
     }
 
     /** @param fetchMaxWaitMs how long the broker holds a fetch that finds nothing new (a marker may end it sooner) */
     public KafkaConsumer<byte[], byte[]> newConsumer(String clientId, int fetchMaxWaitMs) {
+        return consumer(consumerProperties(clients, clientId, fetchMaxWaitMs));
+    }
+
+    private static KafkaConsumer<byte[], byte[]> consumer(Map<String, Object> properties) {
+        return new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    /** A log reader's settings, whatever its client id. */
+    static Map<String, Object> readerConsumerProperties(KafkaClients clients, String clientId) {
+        return consumerProperties(clients, clientId, READER_FETCH_MAX_WAIT_MS);
+    }
+
+    /** Every plain consumer's settings: no group, no commits, read committed, from the start. */
+    static Map<String, Object> consumerProperties(KafkaClients clients, String clientId, int fetchMaxWaitMs) {
         Map<String, Object> c = new HashMap<>();
-        c.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
         c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, fetchMaxWaitMs);
-        return new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        return clients.properties(clientId, c);
+    }
+
+    /** What every Kafka client of this process, the hosted Streams apps included, is configured from. */
+    public KafkaClients clients() {
+        return clients;
+    }
+
+    /** How this process lays out the topics it creates. */
+    public TopicLayout layout() {
+        return layout;
     }
 
     public Admin admin() {
@@ -242,7 +252,7 @@ public final class KafkaRuntime implements AutoCloseable {
     }
 
     public String bootstrapServers() {
-        return bootstrapServers;
+        return clients.bootstrapServers();
     }
 
     public boolean embedded() {

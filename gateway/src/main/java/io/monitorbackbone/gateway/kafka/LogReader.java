@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway.kafka;
 
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.binding.ObservationCodec;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.gateway.ServerFault;
@@ -35,6 +36,8 @@ public final class LogReader implements AutoCloseable {
      */
     public static final int LAG_SCAN_LIMIT = 1_000;
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
+    /** The client ids of the pool's consumers, for the broker's logs and metrics; nothing depends on them. */
+    private static final String CLIENT_PREFIX = "mp-reader-";
 
     private final Function<String, KafkaConsumer<byte[], byte[]>> factory;
     private final Function<String, MonitorLog> tails;
@@ -45,6 +48,7 @@ public final class LogReader implements AutoCloseable {
     private final int size;
 
     /**
+     * @param factory makes a consumer of the pool (see {@code KafkaRuntime.newReaderConsumer}) from its client id
      * @param tails each monitor's in-memory tail, kept by the follower: a read that it covers up to the broker's head is
      *              served from memory instead of fetched
      */
@@ -291,7 +295,7 @@ public final class LogReader implements AutoCloseable {
             return c;
         }
         if (created.incrementAndGet() <= size) {
-            c = factory.apply(KafkaRuntime.READER_PREFIX + created.get());
+            c = factory.apply(CLIENT_PREFIX + created.get());
             synchronized (all) {
                 all.add(c);
             }

@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway.kafka;
 
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.binding.ObservationCodec;
 import io.monitorbackbone.gateway.ServerFault;
 import io.monitorbackbone.protocol.Draft;

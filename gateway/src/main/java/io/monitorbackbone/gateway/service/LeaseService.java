@@ -55,7 +55,7 @@ public final class LeaseService {
      * its holder, so the release is decided and logged like any other.
      */
     public void releaseHeldBy(Monitor monitor, java.util.Collection<Subscription> holders, String reason) {
-        catalog.catchUp(io.monitorbackbone.gateway.kafka.Topics.LEASES);
+        catalog.catchUp(io.monitorbackbone.binding.Topics.LEASES);
         java.time.Instant now = java.time.Instant.now();
         for (io.monitorbackbone.protocol.lease.Lease lease : catalog.leasesOf(monitor.id()).values()) {
             for (Subscription holder : holders) {

@@ -6,7 +6,7 @@ import io.monitorbackbone.gateway.kafka.CreateFence;
 import io.monitorbackbone.gateway.kafka.KafkaRuntime;
 import io.monitorbackbone.gateway.kafka.LogReader;
 import io.monitorbackbone.gateway.kafka.LogWriter;
-import io.monitorbackbone.gateway.kafka.Topics;
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.ErrorCode;

@@ -60,7 +60,7 @@ public final class PublishService {
      */
     private void markPublished(String monitorId, Draft draft) {
         if (draft.subject() != null && !catalog.log(monitorId).publishedRecently(draft.subject())) {
-            writer.putText(io.monitorbackbone.leases.LeaseTopology.SUBJECTS,
+            writer.putText(io.monitorbackbone.binding.Topics.LEASE_SUBJECTS,
                     io.monitorbackbone.protocol.lease.LeaseCommand.key(monitorId, draft.subject()), draft.horizon());
         }
     }

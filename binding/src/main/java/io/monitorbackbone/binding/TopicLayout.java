@@ -1,0 +1,123 @@
+package io.monitorbackbone.binding;
+
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * How the server's topics ({@link Topics}) are laid out, and the one place they are created. Every role creates what it
+ * needs at start if it is missing and leaves an existing topic as it is, so whichever role starts first decides.
+ *
+ * @param replicationFactor of every topic created; -1 takes the broker's default
+ * @param tablePartitions   partitions of the gateway's compacted tables
+ * @param leasePartitions   partitions of the lease topics: how far the leases service can spread
+ */
+public record TopicLayout(short replicationFactor, int tablePartitions, int leasePartitions) {
+    /**
+     * A 1 MiB body can become a record several times its size (headers, provenance, a rejected row's raw copy, a
+     * configured row's before and after), so monitors' logs, the tables and the producers that write them allow 8 MiB
+     * instead of Kafka's 1 MiB.
+     */
+    public static final int MAX_RECORD_BYTES = 8 * 1024 * 1024;
+
+    public TopicLayout {
+        if (replicationFactor < 1 && replicationFactor != -1) {
+            throw new IllegalArgumentException("replication factor must be at least 1 (or -1 for the broker's default), not "
+                    + replicationFactor);
+        }
+        if (tablePartitions < 1 || leasePartitions < 1) {
+            throw new IllegalArgumentException("partitions must be at least 1, not " + tablePartitions + " and " + leasePartitions);
+        }
+    }
+
+    /** A compacted table of the gateway's ({@link Topics#MONITORS}, ..., and the sweeper's topic). */
+    public NewTopic table(String name) {
+        return topic(name, tablePartitions, Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
+                TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(MAX_RECORD_BYTES)));
+    }
+
+    /** A monitor's log: one partition, kept forever unless the monitor sets {@code limits.retention_seconds}. */
+    public NewTopic monitorLog(String monitorId, Long retentionSeconds) {
+        return topic(Topics.obs(monitorId), 1, Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(MAX_RECORD_BYTES),
+                TopicConfig.RETENTION_MS_CONFIG, retentionMs(retentionSeconds)));
+    }
+
+    /** {@code retention.ms} of a monitor's log: -1 (forever) unless the monitor sets a retention. */
+    public static String retentionMs(Long retentionSeconds) {
+        return retentionSeconds == null ? "-1" : String.valueOf(retentionSeconds * 1000);
+    }
+
+    /** The leases service's topics: commands and replies, and the compacted lease table and subject marks. */
+    public List<NewTopic> leaseTopics() {
+        Map<String, String> compacted = Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        return List.of(
+                topic(Topics.LEASE_COMMANDS, leasePartitions, Map.of()),
+                topic(Topics.LEASE_REPLIES, leasePartitions, Map.of()),
+                topic(Topics.LEASES, leasePartitions, compacted),
+                topic(Topics.LEASE_SUBJECTS, leasePartitions, compacted));
+    }
+
+    /** The projector's compacted {@link Topics#STATE}, as a projector running on its own creates it. */
+    public NewTopic state(int partitions) {
+        return topic(Topics.STATE, partitions, Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+    }
+
+    private NewTopic topic(String name, int partitions, Map<String, String> configs) {
+        Optional<Short> replication = replicationFactor == -1 ? Optional.empty() : Optional.of(replicationFactor);
+        NewTopic topic = new NewTopic(name, Optional.of(partitions), replication);
+        return configs.isEmpty() ? topic : topic.configs(configs);
+    }
+
+    /**
+     * Creates a topic unless it exists; an existing one is left as it is.
+     *
+     * @return whether this call created it
+     * @throws ExecutionException whatever else Kafka answered (its cause says what)
+     */
+    public static boolean createIfMissing(Admin admin, NewTopic topic, Duration timeout)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        try {
+            admin.createTopics(List.of(topic)).all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            return true;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof TopicExistsException) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Creates each topic unless it exists, for a role's start: anything but "exists" ends the start.
+     *
+     * @return the names of the topics this call created
+     */
+    public static List<String> createMissing(Admin admin, List<NewTopic> topics, Duration timeout) {
+        List<String> created = new ArrayList<>();
+        for (NewTopic topic : topics) {
+            try {
+                if (createIfMissing(admin, topic, timeout)) {
+                    created.add(topic.name());
+                }
+            } catch (ExecutionException e) {
+                throw new IllegalStateException("cannot create topic " + topic.name() + ": " + e.getCause(), e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while creating topic " + topic.name(), e);
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("Kafka did not create topic " + topic.name() + " in " + timeout, e);
+            }
+        }
+        return created;
+    }
+}

@@ -1,0 +1,65 @@
+package io.monitorbackbone.binding;
+
+import org.apache.kafka.clients.admin.NewTopic;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class TopicLayoutTest {
+    private static final String EIGHT_MIB = String.valueOf(8 * 1024 * 1024);
+    private final TopicLayout layout = new TopicLayout((short) 3, 2, 5);
+
+    @Test
+    void aTableIsCompactedAndTakesTheLargestRecord() {
+        NewTopic table = layout.table(Topics.MONITORS);
+
+        assertThat(table.name()).isEqualTo("mp.monitors");
+        assertThat(table.numPartitions()).isEqualTo(2);
+        assertThat(table.replicationFactor()).isEqualTo((short) 3);
+        assertThat(table.configs()).isEqualTo(Map.of("cleanup.policy", "compact", "max.message.bytes", EIGHT_MIB));
+    }
+
+    @Test
+    void aMonitorsLogHasOnePartitionAndIsKeptForeverUnlessItSaysOtherwise() {
+        NewTopic forever = layout.monitorLog("ci", null);
+        NewTopic daily = layout.monitorLog("ci", 86_400L);
+
+        assertThat(forever.name()).isEqualTo("mp.obs.ci");
+        assertThat(forever.numPartitions()).isEqualTo(1);
+        assertThat(forever.replicationFactor()).isEqualTo((short) 3);
+        assertThat(forever.configs()).isEqualTo(Map.of("max.message.bytes", EIGHT_MIB, "retention.ms", "-1"));
+        assertThat(daily.configs()).containsEntry("retention.ms", "86400000");
+    }
+
+    @Test
+    void theLeaseTopicsSpreadOverTheLeasePartitionsAndTheTablesAmongThemAreCompacted() {
+        assertThat(layout.leaseTopics()).extracting(NewTopic::name)
+                .containsExactly("mp.lease-commands", "mp.lease-replies", "mp.leases", "mp.lease-subjects");
+        assertThat(layout.leaseTopics()).allSatisfy(t -> assertThat(t.numPartitions()).isEqualTo(5));
+        assertThat(layout.leaseTopics()).filteredOn(t -> t.configs() != null && !t.configs().isEmpty())
+                .extracting(NewTopic::name).containsExactly("mp.leases", "mp.lease-subjects");
+        assertThat(layout.leaseTopics().get(2).configs()).isEqualTo(Map.of("cleanup.policy", "compact"));
+    }
+
+    @Test
+    void aStandaloneProjectorsStateTopicIsCompactedWithTheBrokersReplicationWhenAskedFor() {
+        NewTopic state = new TopicLayout((short) -1, 1, 1).state(8);
+
+        assertThat(state.name()).isEqualTo("mp.state");
+        assertThat(state.numPartitions()).isEqualTo(8);
+        assertThat(state.replicationFactor()).as("-1: the broker's default").isEqualTo((short) -1);
+        assertThat(state.configs()).isEqualTo(Map.of("cleanup.policy", "compact"));
+        assertThat(new NewTopic("x", Optional.of(1), Optional.empty()).replicationFactor()).isEqualTo((short) -1);
+    }
+
+    @Test
+    void aLayoutThatCannotBeCreatedIsRefusedAtOnce() {
+        assertThatThrownBy(() -> new TopicLayout((short) 0, 1, 1)).hasMessageContaining("replication factor");
+        assertThatThrownBy(() -> new TopicLayout((short) 1, 0, 1)).hasMessageContaining("partitions");
+        assertThatThrownBy(() -> new TopicLayout((short) 1, 1, 0)).hasMessageContaining("partitions");
+    }
+}

@@ -1,0 +1,33 @@
+package io.monitorbackbone.gateway.kafka;
+
+import io.monitorbackbone.binding.KafkaClients;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class KafkaRuntimeTest {
+    private final KafkaClients clients = KafkaClients.of("k:9092", Map.of("MP_KAFKA_SECURITY_PROTOCOL", "SSL"));
+
+    @Test
+    void aLogReaderNeverWaitsInKafkaWhateverItsClientIdSays() {
+        assertThat(KafkaRuntime.readerConsumerProperties(clients, "mp-follower"))
+                .containsEntry("fetch.max.wait.ms", 0)
+                .containsEntry("client.id", "mp-follower");
+        assertThat(KafkaRuntime.readerConsumerProperties(clients, "anything"))
+                .containsEntry("fetch.max.wait.ms", 0);
+    }
+
+    @Test
+    void everyConsumerReadsCommittedFromTheStartWithoutAGroupAndWithWhatIsPassedThrough() {
+        assertThat(KafkaRuntime.consumerProperties(clients, "mp-reader-1", 100))
+                .containsEntry("fetch.max.wait.ms", 100)
+                .containsEntry("isolation.level", "read_committed")
+                .containsEntry("auto.offset.reset", "earliest")
+                .containsEntry("enable.auto.commit", false)
+                .containsEntry("security.protocol", "SSL")
+                .containsEntry("bootstrap.servers", "k:9092")
+                .doesNotContainKey("group.id");
+    }
+}
