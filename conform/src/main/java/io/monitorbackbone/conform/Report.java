@@ -23,10 +23,6 @@ public final class Report {
     private final long ms;
     private final Leftovers.Outcome cleanup;
 
-    public Report(List<Result> results, String base, long ms) {
-        this(results, base, ms, new Leftovers.Outcome(0, 0, List.of()));
-    }
-
     Report(List<Result> results, String base, long ms, Leftovers.Outcome cleanup) {
         this.results = List.copyOf(results);
         this.base = base;

@@ -5,8 +5,4 @@ package io.monitorbackbone.conform;
  * check that asks more than the protocol's suite (see {@link Check#stricter}).
  */
 public record Result(String id, String title, Status status, String reason, long ms, boolean stricter) {
-
-    public Result(String id, String title, Status status, String reason, long ms) {
-        this(id, title, status, reason, ms, false);
-    }
 }

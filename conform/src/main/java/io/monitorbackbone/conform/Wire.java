@@ -95,10 +95,6 @@ final class Wire {
         return send("POST", path, body == null ? null : body.toString(), bearer, Map.of());
     }
 
-    Reply postRaw(String path, String body, String bearer) {
-        return send("POST", path, body, bearer, Map.of());
-    }
-
     /** {@code path} is relative to /mp/v0 and may carry a query. */
     Reply send(String method, String path, String body, String bearer, Map<String, String> headers) {
         String full = BASE_PATH + path;

@@ -12,13 +12,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 class ReportTest {
-    private static final Result PASS = new Result("C01", "discover shape", Status.PASS, "fine", 12);
-    private static final Result SKIP = new Result("C17", "needs admin", Status.SKIP, "no admin token", 0);
-    private static final Result FAIL = new Result("C05", "pull twice", Status.FAIL, "POST x → 500", 40);
+    private static final Result PASS = new Result("C01", "discover shape", Status.PASS, "fine", 12, false);
+    private static final Result SKIP = new Result("C17", "needs admin", Status.SKIP, "no admin token", 0, false);
+    private static final Leftovers.Outcome NOTHING_RETIRED = new Leftovers.Outcome(0, 0, List.of());
+    private static final Result FAIL = new Result("C05", "pull twice", Status.FAIL, "POST x → 500", 40, false);
 
     @Test
     void passesAndSkipsExitZero() {
-        Report report = new Report(List.of(PASS, SKIP), "http://h", 1000);
+        Report report = new Report(List.of(PASS, SKIP), "http://h", 1000, NOTHING_RETIRED);
 
         assertThat(report.exitCode()).isZero();
         assertThat(report.count(Status.PASS)).isEqualTo(1);
@@ -27,7 +28,7 @@ class ReportTest {
 
     @Test
     void anyFailureExitsOne() {
-        Report report = new Report(List.of(PASS, FAIL, SKIP), "http://h", 1000);
+        Report report = new Report(List.of(PASS, FAIL, SKIP), "http://h", 1000, NOTHING_RETIRED);
 
         assertThat(report.exitCode()).isEqualTo(1);
         assertThat(report.summary()).isEqualTo("3 checks against http://h: 1 passed, 1 failed, 1 skipped in 1.0 s");
@@ -35,12 +36,12 @@ class ReportTest {
 
     @Test
     void noChecksIsNotAFailure() {
-        assertThat(new Report(List.of(), "http://h", 0).exitCode()).isZero();
+        assertThat(new Report(List.of(), "http://h", 0, NOTHING_RETIRED).exitCode()).isZero();
     }
 
     @Test
     void jsonIsAnArrayOfResultsInOrder() throws Exception {
-        String json = new Report(List.of(PASS, FAIL), "http://h", 52).json();
+        String json = new Report(List.of(PASS, FAIL), "http://h", 52, NOTHING_RETIRED).json();
 
         JsonNode top = new ObjectMapper().readTree(json);
         assertThat(top.get("base").asText()).isEqualTo("http://h");
@@ -63,7 +64,7 @@ class ReportTest {
     @Test
     void humanOutputIsOneLinePerCheckThenTheSummary() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Report report = new Report(List.of(PASS, FAIL), "http://h", 52);
+        Report report = new Report(List.of(PASS, FAIL), "http://h", 52, NOTHING_RETIRED);
 
         report.printHuman(new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
@@ -93,6 +94,6 @@ class ReportTest {
         JsonNode json = new ObjectMapper().readTree(report.json());
         assertThat(json.at("/results/1/stricter_than_protocol").asBoolean()).isTrue();
         assertThat(json.at("/cleanup/not_retired/0").asText()).startsWith("monitor m:");
-        assertThat(new Report(List.of(PASS, stricter, FAIL), "http://h", 1).exitCode()).isEqualTo(1);
+        assertThat(new Report(List.of(PASS, stricter, FAIL), "http://h", 1, NOTHING_RETIRED).exitCode()).isEqualTo(1);
     }
 }

@@ -40,12 +40,6 @@ public interface GatewayConfig {
     /** Extra Host names accepted on a loopback listener. */
     Optional<List<String>> allowHost();
 
-    /**
-     * TEST ONLY, unset by default and never for real use: switches off one protocol rule so that the conformance
-     * runner's tests can show the check for it fails. {@code origin-guard}: a foreign {@code Origin} is let through (C30).
-     */
-    Optional<String> testBreak();
-
     Http http();
 
     /** The HTTP listener's connection limits (see {@code http/ConnectionGuard}). */

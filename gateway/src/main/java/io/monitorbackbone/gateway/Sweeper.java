@@ -43,10 +43,6 @@ public final class Sweeper extends ConsumerLoop {
         startThread();
     }
 
-    public boolean leader() {
-        return leader;
-    }
-
     @Override
     protected boolean init() {
         consumer.subscribe(List.of(Topics.SWEEPER), new ConsumerRebalanceListener() {

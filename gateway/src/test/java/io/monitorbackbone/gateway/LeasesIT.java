@@ -191,4 +191,37 @@ class LeasesIT {
         JsonNode rows = walk.pull(new Walk.Reader(w.subscription(), w.token()), "?cursor=1&types=ai.mentu.monitor.lease").json().get("observations");
         assertThat(rows).extracting(o -> o.at("/data/payload/action").asText()).containsExactly("claim", "release");
     }
+
+    @Test
+    void theAdminSnapshotListsTheLeasesTheLeasesServiceHoldsAndDropsACompletedOne() {
+        Walk.Monitor m = workQueue("job-1", "job-2");
+        Worker w = worker(m, "snap", "[\"observe\",\"act\"]");
+        assertThat(lease(w, "claim", "{\"subject\":\"job-1\"}").status()).isEqualTo(201);
+        assertThat(lease(w, "claim", "{\"subject\":\"job-2\"}").status()).isEqualTo(201);
+
+        await("the snapshot lists both leases").atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> assertThat(leasesOf(m)).extracting(l -> l.get("subject").asText())
+                        .containsExactly("job-1", "job-2"));
+        JsonNode held = leasesOf(m).get(0);
+        assertThat(held.get("holder").asText()).isEqualTo("sub:" + w.subscription());
+        assertThat(held.get("monitor").asText()).isEqualTo(m.id());
+        assertThat(held.toString()).doesNotContain(w.token()).doesNotContain(m.ownerToken());
+
+        assertThat(lease(w, "complete", "{\"subject\":\"job-1\",\"outcome\":\"done\"}").status()).isEqualTo(200);
+
+        await("the completed lease leaves the snapshot").atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> assertThat(leasesOf(m)).extracting(l -> l.get("subject").asText()).containsExactly("job-2"));
+    }
+
+    private List<JsonNode> leasesOf(Walk.Monitor m) {
+        Http.Response snapshot = http.get("/mp/v0/admin/snapshot", SharedServer.ADMIN_TOKEN);
+        assertThat(snapshot.status()).as(snapshot.body()).isEqualTo(200);
+        List<JsonNode> out = new java.util.ArrayList<>();
+        snapshot.json().get("leases").forEach(l -> {
+            if (l.get("monitor").asText().equals(m.id())) {
+                out.add(l);
+            }
+        });
+        return out;
+    }
 }

@@ -18,14 +18,17 @@ import org.apache.kafka.streams.state.Stores;
  * The leases service as a function of its topics and formats.
  *
  * <pre>
- *  mp.lease-commands (key monitor\0subject) ─────────────────────────────┐
- *  mp.obs.* (user observations: ce_type, ce_subject) → re-key → repartition ┴→ decide ─┬→ mp.lease-replies (key request id)
- *                                              lease table + deadlines (logged stores) ├→ mp.leases (compacted)
- *                                              wall-clock sweep every second ──────────┘→ mp.obs.&lt;monitor&gt;
+ *  mp.lease-commands  (key monitor\0subject, LeaseCommand JSON) ──┐
+ *  mp.lease-subjects  (key monitor\0subject, the horizon)      ───┴→ merge → decide ─┬→ mp.lease-replies (key request id)
+ *                     stores: lease-table, lease-deadlines (logged)                 ├→ mp.leases (compacted)
+ *                     wall-clock sweep every second ────────────────────────────────┴→ mp.obs.&lt;monitor&gt; (the lease row)
  * </pre>
  *
- * The published-subject marks are repartitioned to as many partitions as the command topic, with the same key and the
- * default partitioner, so the marks and the commands for one (monitor, subject) reach the same task.
+ * The published-subject marks come from the gateway, which writes one to {@link #SUBJECTS} before it acknowledges a
+ * publish with a subject: that topic has as many partitions as the command topic and the same key and default
+ * partitioner, so the marks and the commands for one (monitor, subject) reach the same task, with no repartition.
+ * {@link LeaseProcessor} decides both and emits {@link LeaseOutput}s, which are routed to their topic by kind; a lease
+ * row names its monitor's log by its own {@code ce_source}.
  */
 public final class LeaseTopology {
     // The topic names are the binding's (io.monitorbackbone.binding.Topics); these name them for the topology's tests.

@@ -129,10 +129,6 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    public Path logFile() {
-        return logFile;
-    }
-
     /** SIGINT, what Ctrl-C sends; returns the exit status once the process has ended. */
     public synchronized int interrupt() {
         Process current = process;

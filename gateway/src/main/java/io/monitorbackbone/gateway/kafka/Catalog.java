@@ -77,9 +77,16 @@ public final class Catalog {
         return merged;
     }
 
-    /** @param key {@code <monitor>\u0000<subject>}, as the leases service keys its table */
+    /**
+     * @param key {@code <monitor>\u0000<subject>}, as the leases service keys its table
+     * @param lease null for the tombstone of a completed lease, which removes it
+     */
     public void applyLease(String key, io.monitorbackbone.protocol.lease.Lease lease) {
-        leases.put(key, lease);
+        if (lease == null) {
+            leases.remove(key);
+        } else {
+            leases.put(key, lease);
+        }
     }
 
     /** The leases of one monitor as this view last saw them: monitor-less keys never match. */

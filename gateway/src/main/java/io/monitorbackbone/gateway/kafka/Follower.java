@@ -201,6 +201,8 @@ public final class Follower extends ConsumerLoop {
         if (r.value() == null) {
             if (Topics.STATE.equals(r.topic()) && r.key() != null) {
                 catalog.applyState(key(r), null);
+            } else if (Topics.LEASES.equals(r.topic()) && r.key() != null) {
+                catalog.applyLease(key(r), null);
             }
             return;
         }

@@ -25,7 +25,10 @@ import java.util.function.Function;
 
 /**
  * Reads monitors' logs straight from their partition (assign + seek, no consumer group) with a small pool of consumers,
- * one borrowed per read. Nothing here caches: every read sees what the broker has acknowledged.
+ * one borrowed per read. Every read takes the log's bounds from the broker; a page that this gateway's in-memory tail
+ * ({@link MonitorLog}, kept by the follower, {@code MP_TAIL_CACHE_ENTRIES}) holds up to that head is served from the
+ * tail instead of fetched, so a read near the head costs no fetch and still sees exactly what the broker has
+ * acknowledged.
  */
 public final class LogReader implements AutoCloseable {
     /** How many records one read examines at most for its page before answering with what it has. */

@@ -50,11 +50,10 @@ public final class MonitorLog {
         }
     }
 
-    void apply(long seq, io.monitorbackbone.protocol.Draft draft, long appendedAt) {
-        apply(seq, draft, appendedAt, null);
-    }
-
-    /** @param appendedAt the record's timestamp: when the log appended it, as the projector's fold sees it */
+    /**
+     * @param appendedAt the record's timestamp: when the log appended it, as the projector's fold sees it
+     * @param eventId    the record's {@code ce_id}, null when it has none
+     */
     synchronized void apply(long seq, io.monitorbackbone.protocol.Draft draft, long appendedAt, String eventId) {
         if (seq <= lastSeq) {
             return;

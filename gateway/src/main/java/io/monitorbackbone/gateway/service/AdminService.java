@@ -58,6 +58,7 @@ public final class AdminService {
         catalog.catchUp(Topics.MONITORS);
         catalog.catchUp(Topics.SUBSCRIPTIONS);
         catalog.catchUp(Topics.CURSORS);
+        catalog.catchUp(Topics.LEASES);
         ObjectNode snapshot = Json.object();
         ArrayNode monitors = snapshot.putArray("monitors");
         catalog.monitors().stream().sorted(Comparator.comparing(Monitor::id)).forEach(m -> monitors.add(Json.MAPPER.valueToTree(m)));
@@ -71,7 +72,11 @@ public final class AdminService {
                 }
             }
         }
-        snapshot.putArray("leases");
+        // What the leases service last wrote to mp.leases, as this gateway's view has read it.
+        ArrayNode leases = snapshot.putArray("leases");
+        catalog.monitors().stream().map(Monitor::id).sorted().forEach(id -> catalog.leasesOf(id).values().stream()
+                .sorted(Comparator.comparing(io.monitorbackbone.protocol.lease.Lease::subject))
+                .forEach(lease -> leases.add(lease.toJson().put("monitor", id))));
         return Reply.of(200, snapshot);
     }
 

@@ -21,7 +21,7 @@ class MonitorLogTest {
     private static MonitorLog logOf(int capacity, int records) {
         MonitorLog log = new MonitorLog(capacity);
         for (long seq = 1; seq <= records; seq++) {
-            log.apply(seq, draft(seq), APPENDED + seq);
+            log.apply(seq, draft(seq), APPENDED + seq, null);
         }
         return log;
     }
@@ -47,9 +47,9 @@ class MonitorLogTest {
         MonitorLog log = logOf(4, 2);
         CompletableFuture<Void> signal = log.nextAppend();
 
-        log.apply(2, draft(2), APPENDED + 2);
+        log.apply(2, draft(2), APPENDED + 2, null);
         assertThat(signal).isNotDone();
-        log.apply(3, draft(3), APPENDED + 3);
+        log.apply(3, draft(3), APPENDED + 3, null);
 
         assertThat(signal).isDone();
         assertThat(log.lastSeq()).isEqualTo(3);
