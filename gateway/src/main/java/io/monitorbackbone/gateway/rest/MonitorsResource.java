@@ -11,6 +11,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /** {@code discover} and the monitors: create, list, get, update/pause/resume/retire, state. */
 @Path(Answers.BASE)
@@ -28,6 +29,7 @@ public class MonitorsResource {
     @POST
     @Path("monitors")
     @Operation(summary = "Create a monitor; the answer carries its owner_token, shown once")
+    @APIResponse(responseCode = "201", description = "{monitor, owner_token}: the monitor, created")
     public Response create(@HeaderParam("Authorization") String authorization, byte[] body) {
         return Answers.reply(Answers.services(lifecycle).monitors().create(Answers.body(body), Answers.bearer(authorization)));
     }

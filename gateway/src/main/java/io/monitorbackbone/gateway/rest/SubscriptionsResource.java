@@ -13,6 +13,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,6 +31,7 @@ public class SubscriptionsResource {
 
     @POST
     @Operation(summary = "Subscribe a reader to a monitor; the answer carries the subscription's token, shown once")
+    @APIResponse(responseCode = "201", description = "{subscription, token}: subscribed")
     public Response subscribe(@HeaderParam("Authorization") String authorization, byte[] body) {
         return Answers.reply(Answers.services(lifecycle).subscriptions().subscribe(Answers.body(body), Answers.bearer(authorization)));
     }
