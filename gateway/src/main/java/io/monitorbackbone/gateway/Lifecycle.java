@@ -27,10 +27,8 @@ import org.jboss.logging.Logger;
 
 import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Starts the process's parts in order (ports checked, broker if embedded, tables, follower caught up, services) and
@@ -42,7 +40,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 public class Lifecycle {
     private static final Logger LOGGER = Logger.getLogger(Lifecycle.class);
     private static final int READERS = 8;
-    private static final int WORKERS = 32;
     /** A create's transaction is open for milliseconds; one open this long at start-up has lost its gateway. */
     private static final long ABANDONED_CREATE_MS = 5_000;
 
@@ -65,7 +62,7 @@ public class Lifecycle {
     private org.apache.kafka.streams.KafkaStreams projector;
     private LeaseClient leaseClient;
     private LogReader reader;
-    private ExecutorService work;
+    private Executor work;
     private volatile io.monitorbackbone.gateway.service.StateChanges stateChanges;
 
     void start(@Observes StartupEvent event) throws Exception {
@@ -106,12 +103,8 @@ public class Lifecycle {
             return catalog.log(monitorId).lastSeq();
         });
         LogWriter writer = new LogWriter(kafka.producer());
-        AtomicInteger n = new AtomicInteger();
-        work = Executors.newFixedThreadPool(WORKERS, r -> {
-            Thread t = new Thread(r, "mp-work-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        // Quarkus's worker pool, which the REST resources' blocking calls run on too: no pool of the gateway's own.
+        work = io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool();
         Clock clock = Clock.systemUTC();
         SubscriptionService subscriptions = new SubscriptionService(catalog, reader, writer, clock);
         leases.start();
@@ -156,9 +149,6 @@ public class Lifecycle {
 
     void stop(@Observes ShutdownEvent event) {
         parking.stop();
-        if (work != null) {
-            work.shutdownNow();
-        }
         if (sweeper != null) {
             sweeper.close();
         }
@@ -188,7 +178,8 @@ public class Lifecycle {
         return ready;
     }
 
-    public ExecutorService work() {
+    /** Quarkus's worker pool, for the bindings that hand service calls to an Executor (MCP). */
+    public Executor work() {
         return work;
     }
 

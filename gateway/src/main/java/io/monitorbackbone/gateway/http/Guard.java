@@ -12,6 +12,7 @@ import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import io.monitorbackbone.gateway.Lifecycle;
+import io.monitorbackbone.gateway.rest.Answers;
 
 import java.util.HashSet;
 import java.util.regex.Matcher;
@@ -91,7 +92,7 @@ public class Guard implements Handler<RoutingContext> {
             refuseTooLarge(ctx, Long.parseLong(length.trim()));
             return;
         }
-        if (!mcp && !request.path().equals(Routes.BASE) && !request.path().startsWith(Routes.BASE + "/")) {
+        if (!mcp && !request.path().equals(Answers.BASE) && !request.path().startsWith(Answers.BASE + "/")) {
             Replies.error(ctx, ProtocolException.of(ErrorCode.NOT_FOUND,
                     "unknown route; the protocol is served under /mp/v0 (and MCP at /mcp)"));
             return;
@@ -107,11 +108,17 @@ public class Guard implements Handler<RoutingContext> {
             return;
         }
         String monitor = publish.group(1);
-        String bearer = Routes.bearer(ctx);
-        io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
-        lifecycle.ready()
-                .thenApplyAsync(s -> s.publish().refuseTooLarge(monitor, bearer, tooLarge(), bytes), lifecycle.work())
-                .whenComplete((reply, failure) -> context.runOnContext(v -> Replies.failure(ctx, failure)));
+        String bearer = Answers.bearer(ctx.request().getHeader("Authorization"));
+        // Recording the refusal writes to Kafka: on a worker thread; the answer is written back on the request's context.
+        ctx.vertx().<io.monitorbackbone.gateway.service.Reply>executeBlocking(() -> Answers.services(lifecycle).publish()
+                        .refuseTooLarge(monitor, bearer, tooLarge(), bytes), false)
+                .onComplete(done -> {
+                    if (done.failed()) {
+                        Replies.failure(ctx, done.cause());
+                    } else {
+                        Replies.send(ctx, done.result());
+                    }
+                });
     }
 
     static ProtocolException tooLarge() {

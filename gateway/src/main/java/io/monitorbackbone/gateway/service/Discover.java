@@ -38,6 +38,10 @@ public final class Discover {
         extensions.putObject("io.monitorbackbone/undecodable-rows")
                 .put("type", io.monitorbackbone.protocol.Vocabulary.UNDECODABLE)
                 .put("counter", "counters.undecodable");
+        // The REST binding described as OpenAPI 3.1, the protocol's JSON schemas as its components.
+        extensions.putObject("io.monitorbackbone/openapi")
+                .put("path", "/mp/v0/openapi.json")
+                .put("version", "3.1.0");
         ObjectNode limits = d.putObject("limits");
         limits.put("max_limit", Limits.MAX_LIMIT);
         limits.put("default_limit", Limits.DEFAULT_LIMIT);

@@ -1,0 +1,31 @@
+package io.monitorbackbone.gateway.rest;
+
+import io.monitorbackbone.gateway.Lifecycle;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+/** The operator's calls (MP_ADMIN_TOKEN): a snapshot of what the process holds, and compaction. */
+@Path(Answers.BASE + "/admin")
+public class AdminResource {
+    @Inject
+    Lifecycle lifecycle;
+
+    @GET
+    @Path("snapshot")
+    @Operation(summary = "What this gateway holds: monitors, subscriptions, leases, counters (admin token)")
+    public Response snapshot(@HeaderParam("Authorization") String authorization) {
+        return Answers.reply(Answers.services(lifecycle).admin().snapshot(Answers.bearer(authorization)));
+    }
+
+    @POST
+    @Path("compact")
+    @Operation(summary = "Drop the observations up to upto_seq of one monitor, or of all (admin token)")
+    public Response compact(@HeaderParam("Authorization") String authorization, byte[] body) {
+        return Answers.reply(Answers.services(lifecycle).admin().compact(Answers.bearer(authorization), Answers.body(body)));
+    }
+}

@@ -1,0 +1,25 @@
+package io.monitorbackbone.gateway.rest;
+
+import io.monitorbackbone.gateway.Lifecycle;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+
+/** A monitor's observations: publish (answered once Kafka acknowledged the write; a refusal is recorded as rejected). */
+@Path(Answers.BASE + "/monitors/{id}/observations")
+public class ObservationsResource {
+    @Inject
+    Lifecycle lifecycle;
+
+    @POST
+    @Operation(summary = "Publish an observation (the monitor's owner token)")
+    @APIResponse(responseCode = "201", description = "{observation, seq}: acknowledged by Kafka")
+    public Response publish(@PathParam("id") String id, @HeaderParam("Authorization") String authorization, byte[] body) {
+        return Answers.reply(Answers.services(lifecycle).publish().publish(id, Answers.bearer(authorization), Answers.raw(body)));
+    }
+}
