@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway.service;
 
+import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.gateway.ServerFault;
 import io.monitorbackbone.gateway.kafka.Catalog;
 import io.monitorbackbone.binding.Topics;
