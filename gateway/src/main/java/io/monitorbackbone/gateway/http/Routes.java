@@ -54,7 +54,8 @@ public class Routes {
         router.errorHandler(405, ctx -> Replies.error(ctx, unknownRoute(ctx)));
 
         router.get(BASE + "/discover").handler(ctx -> call(ctx, s -> Reply.of(200, Discover.document())));
-        router.post(BASE + "/monitors").handler(ctx -> call(ctx, s -> s.monitors().create(CreateMonitor.parse(body(ctx)), bearer(ctx))));
+        router.post(BASE + "/monitors")
+                .handler(ctx -> call(ctx, s -> s.monitors().create(CreateMonitor.parse(body(ctx)), bearer(ctx))));
         router.get(BASE + "/monitors").handler(ctx -> call(ctx, s -> s.monitors().list(bearer(ctx))));
         router.get(BASE + "/monitors/:id").handler(ctx -> call(ctx, s -> s.monitors().get(id(ctx), bearer(ctx))));
         for (String action : ConfigureMonitor.ACTIONS) {
@@ -64,7 +65,8 @@ public class Routes {
         router.get(BASE + "/monitors/:id/state").handler(ctx -> call(ctx, s -> s.monitors().state(id(ctx), bearer(ctx))));
         router.post(BASE + "/monitors/:id/observations")
                 .handler(ctx -> call(ctx, s -> s.publish().publish(id(ctx), bearer(ctx), raw(ctx))));
-        router.post(BASE + "/subscriptions").handler(ctx -> call(ctx, s -> s.subscriptions().subscribe(Subscribe.parse(body(ctx)), bearer(ctx))));
+        router.post(BASE + "/subscriptions")
+                .handler(ctx -> call(ctx, s -> s.subscriptions().subscribe(Subscribe.parse(body(ctx)), bearer(ctx))));
         router.get(BASE + "/subscriptions/:id/pull").handler(ctx -> callAsync(ctx,
                 s -> s.delivery().pull(id(ctx), bearer(ctx), PullRequest.parse(query(ctx)))));
         router.post(BASE + "/subscriptions/:id/ack")
@@ -74,12 +76,14 @@ public class Routes {
         router.post(BASE + "/subscriptions/:id/renew")
                 .handler(ctx -> call(ctx, s -> s.subscriptions().renew(id(ctx), bearer(ctx))));
         router.post(BASE + "/subscriptions/:id/retire")
-                .handler(ctx -> call(ctx, s -> s.subscriptions().retire(id(ctx), bearer(ctx), RetireSubscription.parse(body(ctx)))));
+                .handler(ctx -> call(ctx,
+                        s -> s.subscriptions().retire(id(ctx), bearer(ctx), RetireSubscription.parse(body(ctx)))));
         router.get(BASE + "/subscriptions/:id/stream").handler(stream);
         router.post(BASE + "/subscriptions/:id/leases/:action").handler(ctx -> call(ctx,
                 s -> s.leases().act(id(ctx), bearer(ctx), LeaseCall.parse(ctx.pathParam("action"), body(ctx)))));
         router.get(BASE + "/admin/snapshot").handler(ctx -> call(ctx, s -> s.admin().snapshot(bearer(ctx))));
-        router.post(BASE + "/admin/compact").handler(ctx -> call(ctx, s -> s.admin().compact(bearer(ctx), Compact.parse(body(ctx)))));
+        router.post(BASE + "/admin/compact")
+                .handler(ctx -> call(ctx, s -> s.admin().compact(bearer(ctx), Compact.parse(body(ctx)))));
         router.post(BASE + "/rpc").handler(ctx -> callAsync(ctx, s -> new Rpc(s, lifecycle.work())
                 .handle(raw(ctx), bearer(ctx)).thenApply(body -> Reply.of(200, body))));
         router.route(BASE + "/*").last().handler(ctx -> Replies.error(ctx, unknownRoute(ctx)));

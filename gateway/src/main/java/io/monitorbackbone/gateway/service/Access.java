@@ -1,12 +1,12 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.gateway.ServerFault;
 import io.monitorbackbone.gateway.kafka.Catalog;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Filter;
+import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Subscription;
