@@ -406,7 +406,8 @@ class LeaseTopologyTest {
                 T0, false).monitor());
         Subscription subscription = new Subscription(subscriptionId, monitorId, "agent:" + subscriptionId, Json.object(),
                 List.of("observe", "act"), "none", "pull", null, null, "2026-11-29T18:00:00.000Z", true, "hash");
-        return LeaseCommand.fromRequest(action, (ObjectNode) Json.read(body.getBytes(StandardCharsets.UTF_8)), monitor,
+        return LeaseCommand.fromRequest(io.monitorbackbone.protocol.request.LeaseCall.parse(action,
+                        (ObjectNode) Json.read(body.getBytes(StandardCharsets.UTF_8))), monitor,
                 subscription, LeaseCommand.DEFAULT_DELIVERY_COUNT_LIMIT, UUID.randomUUID().toString(), published);
     }
 

@@ -1,6 +1,7 @@
 package io.monitorbackbone.gateway.rest;
 
 import io.monitorbackbone.gateway.Lifecycle;
+import io.monitorbackbone.protocol.request.Compact;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -26,6 +27,6 @@ public class AdminResource {
     @Path("compact")
     @Operation(summary = "Drop the observations up to upto_seq of one monitor, or of all (admin token)")
     public Response compact(@HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(Answers.services(lifecycle).admin().compact(Answers.bearer(authorization), Answers.body(body)));
+        return Answers.reply(Answers.services(lifecycle).admin().compact(Answers.bearer(authorization), Compact.parse(Answers.body(body))));
     }
 }

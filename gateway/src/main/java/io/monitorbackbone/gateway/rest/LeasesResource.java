@@ -1,6 +1,7 @@
 package io.monitorbackbone.gateway.rest;
 
 import io.monitorbackbone.gateway.Lifecycle;
+import io.monitorbackbone.protocol.request.LeaseCall;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -28,6 +29,6 @@ public class LeasesResource {
                         @Parameter(schema = @Schema(type = SchemaType.STRING,
                                 enumeration = {"claim", "renew", "complete", "release", "reject"})) @PathParam("action") String action,
                         @HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(Answers.services(lifecycle).leases().act(id, Answers.bearer(authorization), action, Answers.body(body)));
+        return Answers.reply(Answers.services(lifecycle).leases().act(id, Answers.bearer(authorization), LeaseCall.parse(action, Answers.body(body))));
     }
 }

@@ -1,8 +1,10 @@
 package io.monitorbackbone.gateway.rest;
 
 import io.monitorbackbone.gateway.Lifecycle;
-import io.monitorbackbone.gateway.service.Discover;
+import io.monitorbackbone.protocol.Discover;
 import io.monitorbackbone.gateway.service.Reply;
+import io.monitorbackbone.protocol.request.ConfigureMonitor;
+import io.monitorbackbone.protocol.request.CreateMonitor;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -31,7 +33,7 @@ public class MonitorsResource {
     @Operation(summary = "Create a monitor; the answer carries its owner_token, shown once")
     @APIResponse(responseCode = "201", description = "{monitor, owner_token}: the monitor, created")
     public Response create(@HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(Answers.services(lifecycle).monitors().create(Answers.body(body), Answers.bearer(authorization)));
+        return Answers.reply(Answers.services(lifecycle).monitors().create(CreateMonitor.parse(Answers.body(body)), Answers.bearer(authorization)));
     }
 
     @GET
@@ -54,7 +56,7 @@ public class MonitorsResource {
     public Response configure(@PathParam("id") String id, @PathParam("action") String action,
                               @HeaderParam("Authorization") String authorization, byte[] body) {
         return Answers.reply(Answers.services(lifecycle).monitors()
-                .configure(id, action, Answers.body(body), Answers.bearer(authorization)));
+                .configure(id, ConfigureMonitor.parse(action, Answers.body(body)), Answers.bearer(authorization)));
     }
 
     @GET

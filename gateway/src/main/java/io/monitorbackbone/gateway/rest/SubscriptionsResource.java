@@ -4,6 +4,9 @@ import io.monitorbackbone.gateway.Lifecycle;
 import io.monitorbackbone.gateway.service.PullRequest;
 import io.smallrye.common.annotation.Blocking;
 import io.vertx.ext.web.RoutingContext;
+import io.monitorbackbone.protocol.request.RetireSubscription;
+import io.monitorbackbone.protocol.request.Seek;
+import io.monitorbackbone.protocol.request.Subscribe;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -33,7 +36,7 @@ public class SubscriptionsResource {
     @Operation(summary = "Subscribe a reader to a monitor; the answer carries the subscription's token, shown once")
     @APIResponse(responseCode = "201", description = "{subscription, token}: subscribed")
     public Response subscribe(@HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(Answers.services(lifecycle).subscriptions().subscribe(Answers.body(body), Answers.bearer(authorization)));
+        return Answers.reply(Answers.services(lifecycle).subscriptions().subscribe(Subscribe.parse(Answers.body(body)), Answers.bearer(authorization)));
     }
 
     /**
@@ -61,7 +64,7 @@ public class SubscriptionsResource {
     @Path("{id}/seek")
     @Operation(summary = "Move the cursor to a seq or a time")
     public Response seek(@PathParam("id") String id, @HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(Answers.services(lifecycle).subscriptions().seek(id, Answers.bearer(authorization), Answers.body(body)));
+        return Answers.reply(Answers.services(lifecycle).subscriptions().seek(id, Answers.bearer(authorization), Seek.parse(Answers.body(body))));
     }
 
     @POST
@@ -75,7 +78,7 @@ public class SubscriptionsResource {
     @Path("{id}/retire")
     @Operation(summary = "Retire the subscription")
     public Response retire(@PathParam("id") String id, @HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(Answers.services(lifecycle).subscriptions().retire(id, Answers.bearer(authorization), Answers.body(body)));
+        return Answers.reply(Answers.services(lifecycle).subscriptions().retire(id, Answers.bearer(authorization), RetireSubscription.parse(Answers.body(body))));
     }
 
     /** The query as sent, in its order, each name with all its values. */

@@ -12,6 +12,7 @@ import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Seq;
 import io.monitorbackbone.protocol.Subscription;
 import io.monitorbackbone.protocol.Tokens;
+import io.monitorbackbone.protocol.request.Compact;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.kafka.clients.admin.RecordsToDelete;
@@ -81,10 +82,10 @@ public final class AdminService {
     }
 
     /** Drops every observation with {@code seq <= upto_seq} of one monitor, or of all when none is named. */
-    public Reply compact(String bearer, ObjectNode body) {
+    public Reply compact(String bearer, Compact request) {
         authorize(bearer, "POST /mp/v0/admin/compact");
-        long upto = DeliveryService.nonNegative(body.get("upto_seq"));
-        String only = Json.text(body, "monitor");
+        long upto = request.uptoSeq();
+        String only = request.monitor();
         List<String> ids;
         if (only != null) {
             if (catalog.monitor(only) == null) {

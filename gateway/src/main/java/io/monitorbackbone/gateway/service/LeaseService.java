@@ -4,13 +4,11 @@ import io.monitorbackbone.gateway.kafka.Catalog;
 import io.monitorbackbone.gateway.kafka.LeaseClient;
 import io.monitorbackbone.gateway.kafka.LogReader;
 import io.monitorbackbone.gateway.kafka.MonitorLog;
-import io.monitorbackbone.protocol.ErrorCode;
-import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
-import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Subscription;
 import io.monitorbackbone.protocol.lease.LeaseCommand;
 import io.monitorbackbone.protocol.lease.LeaseReply;
+import io.monitorbackbone.protocol.request.LeaseCall;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.Map;
@@ -33,15 +31,11 @@ public final class LeaseService {
         this.access = new Access(catalog, reader);
     }
 
-    public Reply act(String subscriptionId, String bearer, String action, ObjectNode body) {
-        if (!LeaseCommand.ACTIONS.contains(action)) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "unknown route: leases/" + action);
-        }
+    public Reply act(String subscriptionId, String bearer, LeaseCall call) {
         Subscription s = access.authorized(subscriptionId, bearer);
         Monitor monitor = access.monitorOf(s);
-        String subject = Json.text(body, "subject");
-        LeaseCommand command = LeaseCommand.fromRequest(action, body, monitor, s, monitor.deliveryCountLimitOrDefault(),
-                UUID.randomUUID().toString(), subject != null && publishedLately(monitor.id(), subject));
+        LeaseCommand command = LeaseCommand.fromRequest(call, monitor, s, monitor.deliveryCountLimitOrDefault(),
+                UUID.randomUUID().toString(), publishedLately(monitor.id(), call.subject()));
         LeaseReply reply = client.decide(command);
         ObjectNode answer = reply.body().deepCopy();
         if (reply.eventId() != null && answer.has("seq")) {
@@ -60,10 +54,7 @@ public final class LeaseService {
         for (io.monitorbackbone.protocol.lease.Lease lease : catalog.leasesOf(monitor.id()).values()) {
             for (Subscription holder : holders) {
                 if (lease.heldBy(io.monitorbackbone.protocol.lease.Lease.holderOf(holder.id()), now)) {
-                    ObjectNode body = Json.object();
-                    body.put("subject", lease.subject());
-                    body.put("reason", reason);
-                    client.decide(LeaseCommand.fromRequest(LeaseCommand.RELEASE, body, monitor, holder,
+                    client.decide(LeaseCommand.fromRequest(LeaseCall.release(lease.subject(), reason), monitor, holder,
                             monitor.deliveryCountLimitOrDefault(), UUID.randomUUID().toString(), true));
                 }
             }

@@ -11,12 +11,15 @@ import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.MonitorDefinitions;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.ProtocolRows;
 import io.monitorbackbone.protocol.States;
 import io.monitorbackbone.protocol.Subscription;
+import io.monitorbackbone.protocol.request.ConfigureMonitor;
+import io.monitorbackbone.protocol.request.CreateMonitor;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.kafka.common.errors.InvalidTopicException;
@@ -59,18 +62,18 @@ public final class MonitorService {
         this.clock = clock;
     }
 
-    public Reply create(ObjectNode body, String bearer) {
-        String id = MonitorDefinitions.requestedId(body);
+    public Reply create(CreateMonitor request, String bearer) {
+        String id = request.id() != null ? request.id() : MonitorDefinitions.freshId();
         boolean attested = registrationToken.isPresent();
         if (attested) {
-            String offered = bearer != null ? bearer : Json.text(body, "registration_token");
+            String offered = bearer != null ? bearer : request.registrationToken();
             if (offered == null || !MessageDigest.isEqual(offered.getBytes(StandardCharsets.UTF_8),
                     registrationToken.get().getBytes(StandardCharsets.UTF_8))) {
                 throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "creating a monitor requires the registration token on this server");
             }
         }
         Instant now = clock.instant();
-        MonitorDefinitions.Created created = MonitorDefinitions.create(id, body, now, attested);
+        MonitorDefinitions.Created created = MonitorDefinitions.create(id, request, now, attested);
         Monitor monitor = created.monitor();
         if (catalog.monitor(id) != null) {
             throw ProtocolException.of(ErrorCode.DUPLICATE, "monitor exists; use /update").with("id", id);
@@ -86,7 +89,7 @@ public final class MonitorService {
                 createLog(id, monitor.retentionSeconds());
                 ObjectNode first = monitor.served(0, Limits.forMonitor(1));
                 Draft row = ProtocolRows.configured(monitor, first, "create", null, null,
-                        Json.text(body, "rule"), Json.text(body, "reason"), true, now);
+                        request.rule(), request.reason(), true, now);
                 seq = writer.append(id, row);
             } catch (ServerFault e) {
                 throw notCreated(e.getMessage(), e);
@@ -167,7 +170,7 @@ public final class MonitorService {
      * update, pause, resume or retire: the owner only; the new definition is written, then the {@code configured}
      * row that records it, and the reply carries both.
      */
-    public Reply configure(String id, String action, ObjectNode body, String bearer) {
+    public Reply configure(String id, ConfigureMonitor request, String bearer) {
         Monitor current = catalog.monitor(id);
         if (current == null || !current.visibleTo(bearer)) {
             throw ProtocolException.of(ErrorCode.NOT_FOUND, "monitor not found");
@@ -178,8 +181,9 @@ public final class MonitorService {
         synchronized (catalog.lockFor("monitor\u0000" + id)) {
             current = catalog.monitor(id);
             Instant now = clock.instant();
-            Monitor next = action.equals("update")
-                    ? MonitorDefinitions.update(current, body.get("patch"), now)
+            String action = request.action();
+            Monitor next = action.equals(ConfigureMonitor.UPDATE)
+                    ? MonitorDefinitions.update(current, request.patch(), now)
                     : MonitorDefinitions.transition(current, action);
             if (!java.util.Objects.equals(next.retentionSeconds(), current.retentionSeconds())) {
                 kafka.setRetention(id, next.retentionSeconds());
@@ -190,7 +194,7 @@ public final class MonitorService {
             writer.put(Topics.MONITORS, id, next);
             catalog.apply(next);
             Draft row = ProtocolRows.configured(next, after, action, ProtocolRows.digest(before),
-                    MonitorDefinitions.diff(before, after), Json.text(body, "rule"), Json.text(body, "reason"), true, now);
+                    MonitorDefinitions.diff(before, after), request.rule(), request.reason(), true, now);
             long seq = writer.append(id, row);
             if (next.retired()) {
                 onRetired.accept(next);

@@ -3,6 +3,7 @@ package io.monitorbackbone.gateway.service;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Filter;
 import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.protocol.ProtocolException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;

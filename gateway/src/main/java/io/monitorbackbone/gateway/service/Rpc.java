@@ -1,9 +1,18 @@
 package io.monitorbackbone.gateway.service;
 
 import io.monitorbackbone.gateway.ServerFault;
+import io.monitorbackbone.protocol.Discover;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.protocol.ProtocolException;
+import io.monitorbackbone.protocol.request.ConfigureMonitor;
+import io.monitorbackbone.protocol.request.CreateMonitor;
+import io.monitorbackbone.protocol.request.LeaseCall;
+import io.monitorbackbone.protocol.request.RetireSubscription;
+import io.monitorbackbone.protocol.request.RpcCall;
+import io.monitorbackbone.protocol.request.Seek;
+import io.monitorbackbone.protocol.request.Subscribe;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -12,7 +21,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -23,8 +31,6 @@ import java.util.function.Supplier;
  * REST error object as {@code data} and the numeric code of {@link ErrorCode#rpcCode()}.
  */
 public final class Rpc {
-    private static final Set<String> ENVELOPE = Set.of("_meta", "bearer");
-
     private final Services services;
     private final Executor work;
 
@@ -74,7 +80,7 @@ public final class Rpc {
                 throw ProtocolException.of(ErrorCode.INVALID, "params must be an object");
             }
             ObjectNode params = p == null || p.isNull() ? Json.object() : (ObjectNode) p;
-            reply = dispatch(call.get("method").asText(), params, bearer(params, headerBearer));
+            reply = dispatch(call.get("method").asText(), params, RpcCall.bearer(params, headerBearer));
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
@@ -89,26 +95,27 @@ public final class Rpc {
         MonitorService monitors = services.monitors();
         SubscriptionService subscriptions = services.subscriptions();
         DeliveryService delivery = services.delivery();
+        RpcCall call = RpcCall.split(method, params, bearer);
+        String who = call.bearer();
+        ObjectNode body = call.body();
         return switch (method) {
             case "monitors/discover" -> done(() -> Reply.of(200, Discover.document()));
-            case "monitors/list" -> async(() -> monitors.list(bearer));
-            case "monitors/get" -> async(() -> monitors.get(monitorId(params), bearer));
-            case "monitors/state" -> async(() -> monitors.state(monitorId(params), bearer));
-            // Over RPC only params.registration_token counts: the Authorization header carries the caller's other tokens.
-            case "monitors/create" -> async(() -> monitors.create(without(params, ENVELOPE), null));
-            case "monitors/update", "monitors/pause", "monitors/resume", "monitors/retire" ->
-                    async(() -> monitors.configure(monitorId(params), method.substring("monitors/".length()), params, bearer));
-            case "monitors/publish" -> async(() -> services.publish().publish(monitorId(params), bearer,
-                    Json.bytes(without(params, Set.of("_meta", "bearer", "id", "monitor")))));
-            case "feeds/subscribe" -> async(() -> subscriptions.subscribe(without(params, ENVELOPE), bearer));
-            case "feeds/pull" -> async(() -> delivery.pull(subscriptionId(params), bearer, PullRequest.parse(query(params))))
+            case "monitors/list" -> async(() -> monitors.list(who));
+            case "monitors/get" -> async(() -> monitors.get(call.monitorId(), who));
+            case "monitors/state" -> async(() -> monitors.state(call.monitorId(), who));
+            case "monitors/create" -> async(() -> monitors.create(CreateMonitor.parse(body), who));
+            case "monitors/update", "monitors/pause", "monitors/resume", "monitors/retire" -> async(() ->
+                    monitors.configure(call.monitorId(), ConfigureMonitor.parse(call.action(), body), who));
+            case "monitors/publish" -> async(() -> services.publish().publish(call.monitorId(), who, Json.bytes(body)));
+            case "feeds/subscribe" -> async(() -> subscriptions.subscribe(Subscribe.parse(body), who));
+            case "feeds/pull" -> async(() -> delivery.pull(call.subscriptionId(), who, PullRequest.parse(query(body))))
                     .thenCompose(f -> f);
-            case "feeds/ack" -> async(() -> delivery.ack(subscriptionId(params), bearer, params));
-            case "feeds/seek" -> async(() -> subscriptions.seek(subscriptionId(params), bearer, params));
-            case "feeds/renew" -> async(() -> subscriptions.renew(subscriptionId(params), bearer));
-            case "feeds/retire" -> async(() -> subscriptions.retire(subscriptionId(params), bearer, params));
+            case "feeds/ack" -> async(() -> delivery.ack(call.subscriptionId(), who, body));
+            case "feeds/seek" -> async(() -> subscriptions.seek(call.subscriptionId(), who, Seek.parse(body)));
+            case "feeds/renew" -> async(() -> subscriptions.renew(call.subscriptionId(), who));
+            case "feeds/retire" -> async(() -> subscriptions.retire(call.subscriptionId(), who, RetireSubscription.parse(body)));
             case "leases/claim", "leases/renew", "leases/complete", "leases/release", "leases/reject" -> async(() ->
-                    services.leases().act(subscriptionId(params), bearer, method.substring("leases/".length()), params));
+                    services.leases().act(call.subscriptionId(), who, LeaseCall.parse(call.action(), body)));
             default -> CompletableFuture.failedFuture(ProtocolException.of(ErrorCode.NOT_FOUND, "unknown method " + method)
                     .with("method", method));
         };
@@ -122,43 +129,10 @@ public final class Rpc {
         return CompletableFuture.completedFuture(work.get());
     }
 
-    private static String bearer(ObjectNode params, String headerBearer) {
-        if (headerBearer != null) {
-            return headerBearer;
-        }
-        String meta = Json.text(params.path("_meta"), "ai.mentu/bearer");
-        return meta != null ? meta : params.path("bearer").isTextual() ? params.get("bearer").asText() : null;
-    }
-
-    private static String monitorId(ObjectNode params) {
-        String id = params.path("id").isTextual() ? params.get("id").asText() : Json.text(params, "monitor");
-        if (id == null) {
-            throw ProtocolException.of(ErrorCode.INVALID, "params.id (the monitor) is required");
-        }
-        return id;
-    }
-
-    private static String subscriptionId(ObjectNode params) {
-        String id = params.path("subscription").isTextual() ? params.get("subscription").asText() : Json.text(params, "id");
-        if (id == null) {
-            throw ProtocolException.of(ErrorCode.INVALID, "params.subscription is required");
-        }
-        return id;
-    }
-
-    private static ObjectNode without(ObjectNode params, Set<String> keys) {
-        ObjectNode copy = params.deepCopy();
-        copy.remove(keys);
-        return copy;
-    }
-
-    /** A pull's params as the query string REST would have carried. */
-    private static Map<String, List<String>> query(ObjectNode params) {
+    /** A pull's body as the query string REST would have carried. */
+    private static Map<String, List<String>> query(ObjectNode body) {
         Map<String, List<String>> query = new LinkedHashMap<>();
-        params.fields().forEachRemaining(e -> {
-            if (Set.of("subscription", "id", "_meta", "bearer").contains(e.getKey())) {
-                return;
-            }
+        body.fields().forEachRemaining(e -> {
             List<String> values = new ArrayList<>();
             if (e.getValue().isArray()) {
                 e.getValue().forEach(v -> values.add(v.asText()));

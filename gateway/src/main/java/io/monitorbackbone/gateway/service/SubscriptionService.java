@@ -9,13 +9,15 @@ import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Filter;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
-import io.monitorbackbone.protocol.MonitorDefinitions;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.ProtocolRows;
 import io.monitorbackbone.protocol.Subscription;
 import io.monitorbackbone.protocol.Times;
 import io.monitorbackbone.protocol.Tokens;
 import io.monitorbackbone.protocol.Vocabulary;
+import io.monitorbackbone.protocol.request.RetireSubscription;
+import io.monitorbackbone.protocol.request.Seek;
+import io.monitorbackbone.protocol.request.Subscribe;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
@@ -47,27 +49,11 @@ public final class SubscriptionService {
         this.clock = clock;
     }
 
-    public Reply subscribe(ObjectNode body, String bearer) {
-        String monitorId = Json.text(body, "monitor");
-        if (monitorId == null) {
-            throw ProtocolException.of(ErrorCode.INVALID, "monitor is required");
-        }
+    public Reply subscribe(Subscribe request, String bearer) {
+        String monitorId = request.monitor();
         Monitor monitor = access.visibleMonitor(monitorId, bearer, "monitor not found or not visible");
-        String subscriber = Json.text(body, "subscriber");
-        if (subscriber == null || subscriber.isBlank()) {
-            throw ProtocolException.of(ErrorCode.INVALID, "subscriber is required (an actor such as agent:name)");
-        }
-        List<String> requested = Json.strings(body, "capabilities");
-        if (requested == null) {
-            requested = List.of("observe");
-        }
-        String protocol = orElse(Json.text(body, "protocol"), "pull");
-        String resetPolicy = orElse(Json.text(body, "reset_policy"), "none");
-        new Vocabulary.Check()
-                .values("capabilities", requested, Vocabulary.CAPABILITIES)
-                .value("protocol", protocol, Vocabulary.PROTOCOLS)
-                .value("reset_policy", resetPolicy, Vocabulary.RESET_POLICIES)
-                .throwIfAny();
+        String subscriber = request.subscriber();
+        List<String> requested = request.capabilities();
 
         catalog.catchUp(Topics.SUBSCRIPTIONS);
         catalog.catchUp(Topics.CURSORS);
@@ -83,23 +69,20 @@ public final class SubscriptionService {
             boolean privileged = owner || "shared".equals(monitor.visibility()) && monitor.subscribeTokenIs(bearer);
             List<String> granted = Subscription.grant(monitor, privileged, requested,
                     existing == null ? List.of() : existing.capabilities());
-            JsonNode filter = body.get("filter");
-            if (filter == null || filter.isNull()) {
-                filter = Json.object();
-            }
+            JsonNode filter = request.filter();
             access.filter(filter, monitor);
-            Long retireAfterMute = MonitorDefinitions.optionalSeconds(body, "retire_after_mute_seconds");
 
             Instant now = clock.instant();
             String at = Times.format(now);
             LogReader.Bounds bounds = reader.bounds(monitorId);
             Cursor previous = existing == null ? null : access.cursorOf(existing.id());
-            long from = startCursor(body.get("from"), bounds, previous);
+            long from = startCursor(request.from(), bounds, previous);
 
             String token = Tokens.mint();
             String id = existing != null ? existing.id() : freshId();
-            Subscription subscription = new Subscription(id, monitorId, subscriber, filter, granted, resetPolicy, protocol,
-                    Json.text(body, "sink"), retireAfterMute, existing != null ? existing.created() : at, true, Tokens.hash(token));
+            Subscription subscription = new Subscription(id, monitorId, subscriber, filter, granted, request.resetPolicy(),
+                    request.protocol(), request.sink(), request.retireAfterMuteSeconds(),
+                    existing != null ? existing.created() : at, true, Tokens.hash(token));
             Cursor cursor = previous == null ? Cursor.start(from, at) : previous.acked(from, at);
 
             // The cursor first: a subscription whose definition landed without its cursor could never be pulled.
@@ -126,13 +109,10 @@ public final class SubscriptionService {
     }
 
     /** The only way backwards (and a way forwards): needs a reason, bumps the cursor's epoch, and is logged. */
-    public Reply seek(String id, String bearer, ObjectNode body) {
+    public Reply seek(String id, String bearer, Seek request) {
         Subscription s = access.authorized(id, bearer);
-        long requested = DeliveryService.nonNegative(body.get("cursor"));
-        String reason = Json.text(body, "reason");
-        if (reason == null || reason.isBlank()) {
-            throw ProtocolException.of(ErrorCode.INVALID, "seek requires a reason");
-        }
+        long requested = request.cursor();
+        String reason = request.reason();
         Monitor monitor = access.monitorOf(s);
         synchronized (catalog.lockFor(id)) {
             Cursor cursor = access.cursorOf(id);
@@ -197,10 +177,9 @@ public final class SubscriptionService {
         }
     }
 
-    public Reply retire(String id, String bearer, ObjectNode body) {
+    public Reply retire(String id, String bearer, RetireSubscription request) {
         Subscription s = access.authorized(id, bearer);
-        String reason = orElse(Json.text(body, "reason"), "by request");
-        long seq = retire(s, s.subscriber(), reason, null);
+        long seq = retire(s, s.subscriber(), request.reason(), null);
         ObjectNode reply = Json.object();
         reply.put("ok", true);
         reply.put("subscription", id);
@@ -271,21 +250,18 @@ public final class SubscriptionService {
     }
 
     /** Where a subscription starts: {@code head}, {@code earliest}, a seq, or (re-keying) where it already was. */
-    private static long startCursor(JsonNode from, LogReader.Bounds bounds, Cursor previous) {
+    private static long startCursor(Subscribe.From from, LogReader.Bounds bounds, Cursor previous) {
         long current = previous == null ? 0 : previous.cursor();
-        if (from == null || from.isNull()) {
+        if (from == null) {
             return current;
         }
         long wanted;
-        if (from.isTextual() && from.asText().equals("head")) {
+        if (from.equals(Subscribe.From.HEAD)) {
             wanted = bounds.head() + 1;
-        } else if (from.isTextual() && from.asText().equals("earliest")) {
+        } else if (from.equals(Subscribe.From.EARLIEST)) {
             wanted = bounds.floor();
-        } else if (from.isIntegralNumber() && from.canConvertToLong() && from.asLong() >= 0) {
-            wanted = from.asLong();
         } else {
-            throw ProtocolException.of(ErrorCode.INVALID, "`from` must be 'head', 'earliest' or a non-negative integer")
-                    .with("from", from);
+            wanted = from.seq();
         }
         if (previous != null && wanted < current) {
             throw ProtocolException.of(ErrorCode.CURSOR_BACKWARDS, "a cursor does not move backwards; use /seek with a reason")
@@ -300,9 +276,5 @@ public final class SubscriptionService {
             id = "sub-" + Tokens.hex(4);
         } while (catalog.subscription(id) != null);
         return id;
-    }
-
-    private static String orElse(String v, String fallback) {
-        return v != null ? v : fallback;
     }
 }

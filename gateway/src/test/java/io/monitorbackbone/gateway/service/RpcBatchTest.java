@@ -1,6 +1,7 @@
 package io.monitorbackbone.gateway.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.protocol.Limits;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;

@@ -7,6 +7,7 @@ import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.MonitorDefinitions;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Subscription;
+import io.monitorbackbone.protocol.request.LeaseCall;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -30,8 +31,8 @@ class LeaseCommandTest {
 
     @Test
     void aRequestBodyBecomesACommandForItsMonitorAndSubject() {
-        LeaseCommand c = LeaseCommand.fromRequest("claim",
-                body("{\"subject\":\"build-1\",\"lease_duration_seconds\":30,\"note\":\"taking it\"}"), MONITOR,
+        LeaseCommand c = LeaseCommand.fromRequest(LeaseCall.parse("claim",
+                body("{\"subject\":\"build-1\",\"lease_duration_seconds\":30,\"note\":\"taking it\"}")), MONITOR,
                 subscription(List.of("observe", "act")), 5, "req-1", true);
 
         assertThat(c.key()).isEqualTo("w-1\u0000build-1");
@@ -43,9 +44,9 @@ class LeaseCommandTest {
     }
 
     @Test
-    void aSubscriptionWithoutActIsRefusedBeforeTheBodyIsRead() {
-        assertThatThrownBy(() -> LeaseCommand.fromRequest("claim", body("{}"), MONITOR, subscription(List.of("observe")),
-                5, "req-1", true))
+    void aSubscriptionWithoutActIsRefused() {
+        assertThatThrownBy(() -> LeaseCommand.fromRequest(LeaseCall.parse("claim", body("{\"subject\":\"build-1\"}")),
+                MONITOR, subscription(List.of("observe")), 5, "req-1", true))
                 .isInstanceOfSatisfying(ProtocolException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.CAPABILITY_MISSING);
                     assertThat(e.toJson()).isEqualTo(body("""
@@ -55,32 +56,9 @@ class LeaseCommandTest {
     }
 
     @Test
-    void aMissingOrNonTextSubjectIsInvalid() {
-        for (String json : List.of("{}", "{\"subject\":null}", "{\"subject\":7}", "{\"subject\":\"\"}")) {
-            assertThatThrownBy(() -> LeaseCommand.fromRequest("claim", body(json), MONITOR,
-                    subscription(List.of("act")), 5, "req-1", true))
-                    .isInstanceOfSatisfying(ProtocolException.class, e -> {
-                        assertThat(e.code()).isEqualTo(ErrorCode.INVALID);
-                        assertThat(e.getMessage()).isEqualTo("subject required");
-                    });
-        }
-    }
-
-    @Test
-    void aDurationOutsideItsBoundsIsInvalid() {
-        for (String duration : List.of("0", "-5", "86401", "1.5", "\"30\"")) {
-            assertThatThrownBy(() -> LeaseCommand.fromRequest("claim",
-                    body("{\"subject\":\"build-1\",\"lease_duration_seconds\":" + duration + "}"), MONITOR,
-                    subscription(List.of("act")), 5, "req-1", true))
-                    .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.details())
-                            .containsEntry("field", "lease_duration_seconds"));
-        }
-    }
-
-    @Test
     void aCommandSurvivesItsTripThroughTheCommandTopic() {
-        LeaseCommand c = LeaseCommand.fromRequest("complete",
-                body("{\"subject\":\"build-1\",\"outcome\":\"fixed\",\"evidence\":[{\"id\":\"203\"}],\"note\":\"ok\"}"),
+        LeaseCommand c = LeaseCommand.fromRequest(LeaseCall.parse("complete",
+                body("{\"subject\":\"build-1\",\"outcome\":\"fixed\",\"evidence\":[{\"id\":\"203\"}],\"note\":\"ok\"}")),
                 MONITOR, subscription(List.of("act")), 5, "req-1", false);
 
         LeaseCommand back = LeaseCommand.fromJson(Json.read(c.toBytes()));

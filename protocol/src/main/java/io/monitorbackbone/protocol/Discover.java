@@ -1,6 +1,5 @@
-package io.monitorbackbone.gateway.service;
+package io.monitorbackbone.protocol;
 
-import io.monitorbackbone.protocol.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.List;
