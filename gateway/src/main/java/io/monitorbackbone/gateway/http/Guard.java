@@ -110,7 +110,7 @@ public class Guard implements Handler<RoutingContext> {
         String bearer = Routes.bearer(ctx);
         io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
         lifecycle.ready()
-                .thenApplyAsync(s -> s.publish().refuseTooLarge(monitor, bearer, tooLarge(), bytes), lifecycle.work())
+                .thenCompose(s -> s.publish().refuseTooLarge(monitor, bearer, tooLarge(), bytes))
                 .whenComplete((reply, failure) -> context.runOnContext(v -> Replies.failure(ctx, failure)));
     }
 

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /**
@@ -56,7 +57,7 @@ public class Routes {
         }
         router.get(BASE + "/monitors/:id/state").handler(ctx -> call(ctx, s -> s.monitors().state(id(ctx), bearer(ctx))));
         router.post(BASE + "/monitors/:id/observations")
-                .handler(ctx -> call(ctx, s -> s.publish().publish(id(ctx), bearer(ctx), raw(ctx))));
+                .handler(ctx -> answer(ctx, s -> s.publish().publish(id(ctx), bearer(ctx), raw(ctx))));
         router.post(BASE + "/subscriptions").handler(ctx -> call(ctx, s -> s.subscriptions().subscribe(body(ctx), bearer(ctx))));
         router.get(BASE + "/subscriptions/:id/pull").handler(ctx -> callAsync(ctx,
                 s -> s.delivery().pull(id(ctx), bearer(ctx), PullRequest.parse(query(ctx)))));
@@ -87,6 +88,23 @@ public class Routes {
         io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
         lifecycle.ready()
                 .thenCompose(s -> CompletableFuture.supplyAsync(() -> work.apply(s), lifecycle.work()).thenCompose(f -> f))
+                .whenComplete((reply, failure) -> context.runOnContext(v -> {
+                    if (failure != null) {
+                        Replies.failure(ctx, failure);
+                    } else {
+                        Replies.send(ctx, reply);
+                    }
+                }));
+    }
+
+    /**
+     * Calls a service that does not block, on the request's event loop: its stage completes from Kafka's
+     * acknowledgements and the answer is written back on that event loop, with no worker in between.
+     */
+    private void answer(RoutingContext ctx, Function<Services, CompletionStage<Reply>> work) {
+        io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
+        lifecycle.ready()
+                .thenCompose(work::apply)
                 .whenComplete((reply, failure) -> context.runOnContext(v -> {
                     if (failure != null) {
                         Replies.failure(ctx, failure);

@@ -98,8 +98,8 @@ public final class Rpc {
             case "monitors/create" -> async(() -> monitors.create(without(params, ENVELOPE), null));
             case "monitors/update", "monitors/pause", "monitors/resume", "monitors/retire" ->
                     async(() -> monitors.configure(monitorId(params), method.substring("monitors/".length()), params, bearer));
-            case "monitors/publish" -> async(() -> services.publish().publish(monitorId(params), bearer,
-                    Json.bytes(without(params, Set.of("_meta", "bearer", "id", "monitor")))));
+            case "monitors/publish" -> services.publish().publish(monitorId(params), bearer,
+                    Json.bytes(without(params, Set.of("_meta", "bearer", "id", "monitor")))).toCompletableFuture();
             case "feeds/subscribe" -> async(() -> subscriptions.subscribe(without(params, ENVELOPE), bearer));
             case "feeds/pull" -> async(() -> delivery.pull(subscriptionId(params), bearer, PullRequest.parse(query(params))))
                     .thenCompose(f -> f);
