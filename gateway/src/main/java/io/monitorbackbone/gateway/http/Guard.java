@@ -109,16 +109,11 @@ public class Guard implements Handler<RoutingContext> {
         }
         String monitor = publish.group(1);
         String bearer = Answers.bearer(ctx.request().getHeader("Authorization"));
-        // Recording the refusal writes to Kafka: on a worker thread; the answer is written back on the request's context.
-        ctx.vertx().<io.monitorbackbone.gateway.service.Reply>executeBlocking(() -> Answers.services(lifecycle).publish()
-                        .refuseTooLarge(monitor, bearer, tooLarge(), bytes), false)
-                .onComplete(done -> {
-                    if (done.failed()) {
-                        Replies.failure(ctx, done.cause());
-                    } else {
-                        Replies.send(ctx, done.result());
-                    }
-                });
+        // Recording the refusal completes from Kafka's acknowledgement; the answer is written on the request's context.
+        io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
+        lifecycle.ready()
+                .thenCompose(s -> s.publish().refuseTooLarge(monitor, bearer, tooLarge(), bytes))
+                .whenComplete((reply, failure) -> context.runOnContext(v -> Replies.failure(ctx, failure)));
     }
 
     static ProtocolException tooLarge() {

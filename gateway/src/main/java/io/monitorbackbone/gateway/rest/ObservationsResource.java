@@ -7,6 +7,8 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Response;
+
+import java.util.concurrent.CompletionStage;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
@@ -19,7 +21,12 @@ public class ObservationsResource {
     @POST
     @Operation(summary = "Publish an observation (the monitor's owner token)")
     @APIResponse(responseCode = "201", description = "{observation, seq}: acknowledged by Kafka")
-    public Response publish(@PathParam("id") String id, @HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(Answers.services(lifecycle).publish().publish(id, Answers.bearer(authorization), Answers.raw(body)));
+    public CompletionStage<Response> publish(@PathParam("id") String id, @HeaderParam("Authorization") String authorization,
+                                             byte[] body) {
+        // Not blocking: runs on the event loop and completes from the producer's acknowledgements.
+        String bearer = Answers.bearer(authorization);
+        return lifecycle.ready()
+                .thenCompose(s -> s.publish().publish(id, bearer, Answers.raw(body)))
+                .thenApply(Answers::reply);
     }
 }

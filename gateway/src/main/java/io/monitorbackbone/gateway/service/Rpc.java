@@ -106,7 +106,7 @@ public final class Rpc {
             case "monitors/create" -> async(() -> monitors.create(CreateMonitor.parse(body), who));
             case "monitors/update", "monitors/pause", "monitors/resume", "monitors/retire" -> async(() ->
                     monitors.configure(call.monitorId(), ConfigureMonitor.parse(call.action(), body), who));
-            case "monitors/publish" -> async(() -> services.publish().publish(call.monitorId(), who, Json.bytes(body)));
+            case "monitors/publish" -> services.publish().publish(call.monitorId(), who, Json.bytes(body)).toCompletableFuture();
             case "feeds/subscribe" -> async(() -> subscriptions.subscribe(Subscribe.parse(body), who));
             case "feeds/pull" -> async(() -> delivery.pull(call.subscriptionId(), who, PullRequest.parse(query(body))))
                     .thenCompose(f -> f);
