@@ -2,7 +2,7 @@ package io.monitorbackbone.gateway;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.gateway.service.Discover;
-import io.monitorbackbone.gateway.service.Limits;
+import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.Draft;

@@ -1,6 +1,5 @@
-package io.monitorbackbone.gateway.service;
+package io.monitorbackbone.protocol;
 
-import io.monitorbackbone.protocol.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** The bounds this server advertises in discover and applies to every pull. */
@@ -11,7 +10,7 @@ public final class Limits {
     public static final long RETIRE_AFTER_MUTE_SECONDS_DEFAULT = 604_800;
     /** Calls one JSON-RPC batch may hold; a batch runs its calls one after another. */
     public static final int MAX_BATCH_CALLS = 100;
-    public static final int DELIVERY_COUNT_LIMIT = io.monitorbackbone.protocol.Monitor.DEFAULT_DELIVERY_COUNT_LIMIT;
+    public static final int DELIVERY_COUNT_LIMIT = Monitor.DEFAULT_DELIVERY_COUNT_LIMIT;
 
     private Limits() {
     }

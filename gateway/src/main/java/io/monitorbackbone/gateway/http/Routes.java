@@ -2,7 +2,8 @@ package io.monitorbackbone.gateway.http;
 
 import io.monitorbackbone.gateway.Lifecycle;
 import io.monitorbackbone.gateway.service.Discover;
-import io.monitorbackbone.gateway.service.PullRequest;
+import io.monitorbackbone.protocol.request.Ack;
+import io.monitorbackbone.protocol.request.Pull;
 import io.monitorbackbone.gateway.service.Reply;
 import io.monitorbackbone.gateway.service.Rpc;
 import io.monitorbackbone.gateway.service.Services;
@@ -59,9 +60,9 @@ public class Routes {
                 .handler(ctx -> call(ctx, s -> s.publish().publish(id(ctx), bearer(ctx), raw(ctx))));
         router.post(BASE + "/subscriptions").handler(ctx -> call(ctx, s -> s.subscriptions().subscribe(body(ctx), bearer(ctx))));
         router.get(BASE + "/subscriptions/:id/pull").handler(ctx -> callAsync(ctx,
-                s -> s.delivery().pull(id(ctx), bearer(ctx), PullRequest.parse(query(ctx)))));
+                s -> s.delivery().pull(id(ctx), bearer(ctx), Pull.fromQuery(query(ctx)))));
         router.post(BASE + "/subscriptions/:id/ack")
-                .handler(ctx -> call(ctx, s -> s.delivery().ack(id(ctx), bearer(ctx), body(ctx))));
+                .handler(ctx -> call(ctx, s -> s.delivery().ack(id(ctx), bearer(ctx), Ack.parse(body(ctx)))));
         router.post(BASE + "/subscriptions/:id/seek")
                 .handler(ctx -> call(ctx, s -> s.subscriptions().seek(id(ctx), bearer(ctx), body(ctx))));
         router.post(BASE + "/subscriptions/:id/renew")

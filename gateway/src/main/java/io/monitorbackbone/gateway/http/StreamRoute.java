@@ -70,7 +70,7 @@ public class StreamRoute implements Handler<RoutingContext> {
             response.end();
             return;
         }
-        CompletableFuture.supplyAsync(() -> open.delivery().streamRead(open.stream(), from, PAGE), lifecycle.work())
+        CompletableFuture.supplyAsync(() -> open.stream().read(from, PAGE), lifecycle.work())
                 .whenComplete((page, failure) -> context.runOnContext(v -> {
                     if (response.closed() || response.ended()) {
                         return;
@@ -98,7 +98,7 @@ public class StreamRoute implements Handler<RoutingContext> {
                                         && !open.delivery().parking().stopping()) {
                                     ObjectNode beat = Json.object();
                                     beat.put("head", head);
-                                    beat.put("cursor", open.delivery().committed(open.stream().subscription().id()).cursor());
+                                    beat.put("cursor", open.stream().committed().cursor());
                                     response.write("event: heartbeat\ndata: " + beat + "\n\n");
                                 }
                                 next(response, context, open, page.next());

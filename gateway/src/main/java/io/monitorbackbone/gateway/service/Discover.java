@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway.service;
 
+import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.protocol.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 

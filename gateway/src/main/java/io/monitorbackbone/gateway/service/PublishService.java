@@ -66,10 +66,7 @@ public final class PublishService {
     }
 
     public Reply publish(String monitorId, String bearer, byte[] rawBody) {
-        Monitor monitor = catalog.monitor(monitorId);
-        if (monitor == null || !monitor.visibleTo(bearer)) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "monitor not found");
-        }
+        Monitor monitor = Access.visibleMonitor(catalog, monitorId, bearer, "monitor not found");
         if (!monitor.ownerIs(bearer)) {
             throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "owner bearer token required");
         }

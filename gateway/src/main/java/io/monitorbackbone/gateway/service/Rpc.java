@@ -1,17 +1,16 @@
 package io.monitorbackbone.gateway.service;
 
+import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.gateway.ServerFault;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
+import io.monitorbackbone.protocol.request.Ack;
+import io.monitorbackbone.protocol.request.Pull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -101,9 +100,9 @@ public final class Rpc {
             case "monitors/publish" -> async(() -> services.publish().publish(monitorId(params), bearer,
                     Json.bytes(without(params, Set.of("_meta", "bearer", "id", "monitor")))));
             case "feeds/subscribe" -> async(() -> subscriptions.subscribe(without(params, ENVELOPE), bearer));
-            case "feeds/pull" -> async(() -> delivery.pull(subscriptionId(params), bearer, PullRequest.parse(query(params))))
+            case "feeds/pull" -> async(() -> delivery.pull(subscriptionId(params), bearer, Pull.fromParams(params)))
                     .thenCompose(f -> f);
-            case "feeds/ack" -> async(() -> delivery.ack(subscriptionId(params), bearer, params));
+            case "feeds/ack" -> async(() -> delivery.ack(subscriptionId(params), bearer, Ack.parse(params)));
             case "feeds/seek" -> async(() -> subscriptions.seek(subscriptionId(params), bearer, params));
             case "feeds/renew" -> async(() -> subscriptions.renew(subscriptionId(params), bearer));
             case "feeds/retire" -> async(() -> subscriptions.retire(subscriptionId(params), bearer, params));
@@ -150,24 +149,6 @@ public final class Rpc {
         ObjectNode copy = params.deepCopy();
         copy.remove(keys);
         return copy;
-    }
-
-    /** A pull's params as the query string REST would have carried. */
-    private static Map<String, List<String>> query(ObjectNode params) {
-        Map<String, List<String>> query = new LinkedHashMap<>();
-        params.fields().forEachRemaining(e -> {
-            if (Set.of("subscription", "id", "_meta", "bearer").contains(e.getKey())) {
-                return;
-            }
-            List<String> values = new ArrayList<>();
-            if (e.getValue().isArray()) {
-                e.getValue().forEach(v -> values.add(v.asText()));
-            } else {
-                values.add(e.getValue().asText());
-            }
-            query.put(e.getKey(), values);
-        });
-        return query;
     }
 
     /** Any failure of a call as the protocol error a client is shown; never an exception's own text. */
