@@ -36,7 +36,6 @@ public final class DeliveryService {
     private final Catalog catalog;
     private final LogReader reader;
     private final LogWriter writer;
-    private final Access access;
     private final Feeds feeds;
     private final Executor work;
     private final Clock clock;
@@ -47,8 +46,7 @@ public final class DeliveryService {
         this.catalog = catalog;
         this.reader = reader;
         this.writer = writer;
-        this.access = new Access(catalog, reader);
-        this.feeds = new Feeds(catalog, reader, access);
+        this.feeds = new Feeds(catalog, reader, new Access(catalog, reader));
         this.work = work;
         this.clock = clock;
     }
