@@ -61,7 +61,7 @@ public class Lifecycle {
     private org.apache.kafka.streams.KafkaStreams leases;
     private org.apache.kafka.streams.KafkaStreams projector;
     private LeaseClient leaseClient;
-    private LogReader reader;
+    private io.monitorbackbone.gateway.kafka.ReaderPool readers;
     private Executor work;
     private volatile io.monitorbackbone.gateway.service.StateChanges stateChanges;
 
@@ -96,7 +96,8 @@ public class Lifecycle {
         Follower tail = follower;
         KafkaRuntime cluster = kafka;
         catalog.barrier(table -> tail.awaitApplied(table, cluster.endOffsets(tail.partitionsOf(table)), java.time.Duration.ofSeconds(10)));
-        reader = new LogReader(kafka::newReaderConsumer, READERS, catalog::log, (monitorId, endOffset) -> {
+        readers = new io.monitorbackbone.gateway.kafka.ReaderPool(kafka::newReaderConsumer, READERS);
+        LogReader reader = new LogReader(readers, catalog::log, (monitorId, endOffset) -> {
             org.apache.kafka.common.TopicPartition log = new org.apache.kafka.common.TopicPartition(
                     io.monitorbackbone.binding.Topics.obs(monitorId), 0);
             tail.awaitApplied(log.topic(), java.util.Map.of(log, endOffset), java.time.Duration.ofSeconds(10));
@@ -115,7 +116,8 @@ public class Lifecycle {
         sweeper.start();
         LeaseService leaseService = new LeaseService(catalog, reader, leaseClient);
         subscriptions.onRetired((s, reason) -> leaseService.releaseHeldBy(catalog.monitor(s.monitor()), java.util.List.of(s), reason));
-        MonitorService monitors = new MonitorService(kafka, catalog, reader, writer, config.registrationToken(), clock);
+        MonitorService monitors = new MonitorService(kafka, catalog, reader,
+                new io.monitorbackbone.gateway.kafka.LogFold(readers), writer, config.registrationToken(), clock);
         monitors.onRetired(m -> leaseService.releaseHeldBy(m, catalog.subscriptionsOf(m.id()), "monitor retired"));
         stateChanges = new io.monitorbackbone.gateway.kafka.LogStateChanges(catalog);
         ready.complete(new Services(
@@ -165,8 +167,8 @@ public class Lifecycle {
         if (follower != null) {
             follower.close();
         }
-        if (reader != null) {
-            reader.close();
+        if (readers != null) {
+            readers.close();
         }
         if (kafka != null) {
             kafka.close();

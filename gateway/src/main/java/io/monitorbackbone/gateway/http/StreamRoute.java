@@ -74,7 +74,7 @@ public class StreamRoute implements Handler<RoutingContext> {
             response.end();
             return;
         }
-        context.<LogReader.Page>executeBlocking(() -> open.delivery().streamRead(open.stream(), from, PAGE), false)
+        context.<LogReader.Page>executeBlocking(() -> open.stream().read(from, PAGE), false)
                 .onComplete(read -> {
                     if (response.closed() || response.ended()) {
                         return;
@@ -102,7 +102,7 @@ public class StreamRoute implements Handler<RoutingContext> {
                                         && !open.delivery().parking().stopping()) {
                                     ObjectNode beat = Json.object();
                                     beat.put("head", head);
-                                    beat.put("cursor", open.delivery().committed(open.stream().subscription().id()).cursor());
+                                    beat.put("cursor", open.stream().committed().cursor());
                                     response.write("event: heartbeat\ndata: " + beat + "\n\n");
                                 }
                                 next(response, context, open, page.next());

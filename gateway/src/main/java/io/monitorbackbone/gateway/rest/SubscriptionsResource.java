@@ -1,7 +1,8 @@
 package io.monitorbackbone.gateway.rest;
 
 import io.monitorbackbone.gateway.Lifecycle;
-import io.monitorbackbone.gateway.service.PullRequest;
+import io.monitorbackbone.protocol.request.Ack;
+import io.monitorbackbone.protocol.request.Pull;
 import io.smallrye.common.annotation.Blocking;
 import io.vertx.ext.web.RoutingContext;
 import io.monitorbackbone.protocol.request.RetireSubscription;
@@ -49,7 +50,7 @@ public class SubscriptionsResource {
     @Operation(summary = "Pull from the subscription's cursor (never moves it); ?wait parks until something arrives")
     public CompletionStage<Response> pull(@PathParam("id") String id, @HeaderParam("Authorization") String authorization,
                                           @Context RoutingContext request) {
-        return Answers.services(lifecycle).delivery().pull(id, Answers.bearer(authorization), PullRequest.parse(query(request)))
+        return Answers.services(lifecycle).delivery().pull(id, Answers.bearer(authorization), Pull.fromQuery(query(request)))
                 .thenApply(Answers::reply);
     }
 
@@ -57,7 +58,7 @@ public class SubscriptionsResource {
     @Path("{id}/ack")
     @Operation(summary = "Acknowledge up to a cursor")
     public Response ack(@PathParam("id") String id, @HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(Answers.services(lifecycle).delivery().ack(id, Answers.bearer(authorization), Answers.body(body)));
+        return Answers.reply(Answers.services(lifecycle).delivery().ack(id, Answers.bearer(authorization), Ack.parse(Answers.body(body))));
     }
 
     @POST

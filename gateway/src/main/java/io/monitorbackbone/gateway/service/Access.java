@@ -12,9 +12,11 @@ import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Subscription;
 
 /**
- * Looking things up for a request: what the credential may see, and the subscription's cursor as the cluster last
- * acknowledged it. A miss or a token mismatch is checked again after catching up with the tables, since another gateway
- * may have written a moment ago.
+ * The one answer to "may this bearer do this to that monitor or subscription": a monitor the bearer may see, the
+ * subscription whose token it holds, and a filter checked against the types the monitor knows. A miss or a token
+ * mismatch is checked again after catching up with the tables (a filter refusal after catching up with the log), since
+ * another gateway may have written a moment ago. Every path asks here: pull, ack, SSE, seek, renew, retire, leases,
+ * subscribe, publish and configure.
  */
 final class Access {
     private final Catalog catalog;
@@ -56,7 +58,16 @@ final class Access {
         return io.monitorbackbone.protocol.Filter.knownTypes(monitor.types(), seen);
     }
 
+    /** The monitor, if the bearer may see it; else NOT_FOUND with {@code notFound}, decided after catching up. */
     Monitor visibleMonitor(String id, String bearer, String notFound) {
+        return visibleMonitor(catalog, id, bearer, notFound);
+    }
+
+    /**
+     * {@link #visibleMonitor(String, String, String)} for a service that reads only the tables (publish, configure):
+     * the same check, so a monitor another gateway created a moment ago is found there too.
+     */
+    static Monitor visibleMonitor(Catalog catalog, String id, String bearer, String notFound) {
         Monitor m = catalog.monitor(id);
         if (m == null || !m.visibleTo(bearer)) {
             catalog.catchUp(Topics.MONITORS);
@@ -100,47 +111,6 @@ final class Access {
 
     Monitor monitorOf(Subscription s) {
         return catalog.monitor(s.monitor());
-    }
-
-    /** The monitor's filter, the subscription's, and an inline one: AND-ed, so each can only narrow. */
-    static Filter effectiveFilter(Monitor monitor, Subscription s, Filter inline) {
-        return Filter.parse(monitor.filter(), null).and(Filter.parse(s.filter(), null)).and(inline);
-    }
-
-    /**
-     * An inline filter may only narrow: one that names a value the subscription's or the monitor's stored filter does not
-     * pass (stored {@code types:["x.a"]}, inline {@code types=x.b}) is refused with the key and that stored filter, where
-     * AND-ing it would only have answered nothing. A concrete type under a stored wildcard narrows and is accepted.
-     */
-    static void requireNarrows(Monitor monitor, Subscription s, Filter inline) {
-        if (!inline.isAll()) {
-            requireNarrows(s.filter(), "subscription", inline);
-            requireNarrows(monitor.filter(), "monitor", inline);
-        }
-    }
-
-    private static void requireNarrows(com.fasterxml.jackson.databind.JsonNode stored, String storedOn, Filter inline) {
-        Filter.Widening w = Filter.parse(stored, null).widening(inline);
-        if (w != null) {
-            throw ProtocolException.of(ErrorCode.INVALID_FILTER, "inline filter would widen key '" + w.key() + "' ("
-                            + String.join(", ", w.outside()) + " outside the " + storedOn + "'s stored filter); it may only narrow")
-                    .with("key", w.key())
-                    .with("stored", stored)
-                    .with("stored_on", storedOn)
-                    .with("outside", w.outside());
-        }
-    }
-
-    static ProtocolException expired(String monitorId, long floor, long requested) {
-        return ProtocolException.of(ErrorCode.CURSOR_EXPIRED, "cursor below retention floor; relist from state, then pull from the floor")
-                .with("retention_floor", floor)
-                .with("relist", "monitors/" + monitorId + "/state")
-                .with("requested", requested);
-    }
-
-    /** Whether starting at {@code cursor} would miss observations the log no longer holds (seq 0 never existed). */
-    static boolean isExpired(long cursor, long floor) {
-        return Math.max(cursor, 1) < floor;
     }
 
     /** How long a subscription may go without pulling before the sweep retires it. */

@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway.service;
 
+import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.gateway.ServerFault;
 import io.monitorbackbone.gateway.kafka.Catalog;
 import io.monitorbackbone.gateway.kafka.CreateFence;
@@ -42,6 +43,7 @@ public final class MonitorService {
     private final KafkaRuntime kafka;
     private final Catalog catalog;
     private final LogReader reader;
+    private final io.monitorbackbone.gateway.kafka.LogFold fold;
     private final LogWriter writer;
     private final Optional<String> registrationToken;
     private final Clock clock;
@@ -52,11 +54,13 @@ public final class MonitorService {
         this.onRetired = hook;
     }
 
-    public MonitorService(KafkaRuntime kafka, Catalog catalog, LogReader reader, LogWriter writer,
+    public MonitorService(KafkaRuntime kafka, Catalog catalog, LogReader reader,
+                          io.monitorbackbone.gateway.kafka.LogFold fold, LogWriter writer,
                           Optional<String> registrationToken, Clock clock) {
         this.kafka = kafka;
         this.catalog = catalog;
         this.reader = reader;
+        this.fold = fold;
         this.writer = writer;
         this.registrationToken = registrationToken;
         this.clock = clock;
@@ -171,10 +175,7 @@ public final class MonitorService {
      * row that records it, and the reply carries both.
      */
     public Reply configure(String id, ConfigureMonitor request, String bearer) {
-        Monitor current = catalog.monitor(id);
-        if (current == null || !current.visibleTo(bearer)) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "monitor not found");
-        }
+        Monitor current = visible(id, bearer);
         if (!current.ownerIs(bearer)) {
             throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "owner bearer token required");
         }
@@ -273,7 +274,7 @@ public final class MonitorService {
         }
         io.monitorbackbone.protocol.Aggregate fresh = catalog.log(id).foldOnto(id, base, head);
         if (fresh == null) {
-            fresh = reader.foldFrom(id, base, head, STATE_CATCH_UP);
+            fresh = fold.from(id, base, head, STATE_CATCH_UP);
         }
         if (fresh != null) {
             return fresh;
@@ -283,11 +284,8 @@ public final class MonitorService {
         return fresh != null ? fresh : base;
     }
 
+    /** The monitor if the bearer may see it, by the one access check (which catches up before a miss is final). */
     Monitor visible(String id, String bearer) {
-        Monitor m = catalog.monitor(id);
-        if (m == null || !m.visibleTo(bearer)) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "monitor not found");
-        }
-        return m;
+        return Access.visibleMonitor(catalog, id, bearer, "monitor not found");
     }
 }

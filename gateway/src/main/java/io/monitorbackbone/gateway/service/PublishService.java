@@ -88,17 +88,22 @@ public final class PublishService {
      */
     public CompletionStage<Reply> publish(String monitorId, String bearer, byte[] rawBody) {
         try {
-            return unwrapped(accept(monitorId, bearer, rawBody));
+            Monitor known = catalog.monitor(monitorId);
+            if (known != null && known.visibleTo(bearer)) {
+                return unwrapped(accept(known, monitorId, bearer, rawBody));
+            }
+            // A miss is decided only after catching up with the monitors table (Access.visibleMonitor), which waits on
+            // the broker: on a worker, never on the event loop this publish runs on.
+            return unwrapped(CompletableFuture
+                    .supplyAsync(() -> Access.visibleMonitor(catalog, monitorId, bearer, "monitor not found"),
+                            io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool())
+                    .thenCompose(monitor -> accept(monitor, monitorId, bearer, rawBody)));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
     }
 
-    private CompletableFuture<Reply> accept(String monitorId, String bearer, byte[] rawBody) {
-        Monitor monitor = catalog.monitor(monitorId);
-        if (monitor == null || !monitor.visibleTo(bearer)) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "monitor not found");
-        }
+    private CompletableFuture<Reply> accept(Monitor monitor, String monitorId, String bearer, byte[] rawBody) {
         if (!monitor.ownerIs(bearer)) {
             throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "owner bearer token required");
         }

@@ -6,9 +6,11 @@ import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.protocol.ProtocolException;
+import io.monitorbackbone.protocol.request.Ack;
 import io.monitorbackbone.protocol.request.ConfigureMonitor;
 import io.monitorbackbone.protocol.request.CreateMonitor;
 import io.monitorbackbone.protocol.request.LeaseCall;
+import io.monitorbackbone.protocol.request.Pull;
 import io.monitorbackbone.protocol.request.RetireSubscription;
 import io.monitorbackbone.protocol.request.RpcCall;
 import io.monitorbackbone.protocol.request.Seek;
@@ -17,10 +19,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -108,9 +106,9 @@ public final class Rpc {
                     monitors.configure(call.monitorId(), ConfigureMonitor.parse(call.action(), body), who));
             case "monitors/publish" -> services.publish().publish(call.monitorId(), who, Json.bytes(body)).toCompletableFuture();
             case "feeds/subscribe" -> async(() -> subscriptions.subscribe(Subscribe.parse(body), who));
-            case "feeds/pull" -> async(() -> delivery.pull(call.subscriptionId(), who, PullRequest.parse(query(body))))
+            case "feeds/pull" -> async(() -> delivery.pull(call.subscriptionId(), who, Pull.fromParams(body)))
                     .thenCompose(f -> f);
-            case "feeds/ack" -> async(() -> delivery.ack(call.subscriptionId(), who, body));
+            case "feeds/ack" -> async(() -> delivery.ack(call.subscriptionId(), who, Ack.parse(body)));
             case "feeds/seek" -> async(() -> subscriptions.seek(call.subscriptionId(), who, Seek.parse(body)));
             case "feeds/renew" -> async(() -> subscriptions.renew(call.subscriptionId(), who));
             case "feeds/retire" -> async(() -> subscriptions.retire(call.subscriptionId(), who, RetireSubscription.parse(body)));
@@ -127,21 +125,6 @@ public final class Rpc {
 
     private static CompletableFuture<Reply> done(Supplier<Reply> work) {
         return CompletableFuture.completedFuture(work.get());
-    }
-
-    /** A pull's body as the query string REST would have carried. */
-    private static Map<String, List<String>> query(ObjectNode body) {
-        Map<String, List<String>> query = new LinkedHashMap<>();
-        body.fields().forEachRemaining(e -> {
-            List<String> values = new ArrayList<>();
-            if (e.getValue().isArray()) {
-                e.getValue().forEach(v -> values.add(v.asText()));
-            } else {
-                values.add(e.getValue().asText());
-            }
-            query.put(e.getKey(), values);
-        });
-        return query;
     }
 
     /** Any failure of a call as the protocol error a client is shown; never an exception's own text. */

@@ -6,7 +6,6 @@ import io.monitorbackbone.gateway.kafka.LogWriter;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.ErrorCode;
-import io.monitorbackbone.protocol.Filter;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.ProtocolException;
@@ -33,6 +32,7 @@ public final class SubscriptionService {
     private final LogReader reader;
     private final LogWriter writer;
     private final Access access;
+    private final Feeds feeds;
     private final Clock clock;
     private volatile java.util.function.BiConsumer<Subscription, String> onRetired = (s, reason) -> { };
 
@@ -46,6 +46,7 @@ public final class SubscriptionService {
         this.reader = reader;
         this.writer = writer;
         this.access = new Access(catalog, reader);
+        this.feeds = new Feeds(catalog, reader, access);
         this.clock = clock;
     }
 
@@ -117,8 +118,8 @@ public final class SubscriptionService {
         synchronized (catalog.lockFor(id)) {
             Cursor cursor = access.cursorOf(id);
             LogReader.Bounds bounds = reader.bounds(s.monitor());
-            if (Access.isExpired(requested, bounds.floor())) {
-                throw Access.expired(s.monitor(), bounds.floor(), requested);
+            if (Feed.isExpired(requested, bounds.floor())) {
+                throw Feed.expired(s.monitor(), bounds.floor(), requested);
             }
             long target = Math.min(requested, bounds.head() + 1);
             Instant now = clock.instant();
@@ -133,7 +134,7 @@ public final class SubscriptionService {
             seek.put("to", target);
             payload.put("reason", reason);
             appendRow(monitor, Vocabulary.SUBSCRIBED, s.subscriber(), payload, false, now);
-            if (Access.isExpired(cursor.cursor(), bounds.floor())) {
+            if (Feed.isExpired(cursor.cursor(), bounds.floor())) {
                 // A relist: the reader lost observations to retention and starts again; its replay ends here.
                 ObjectNode bookmark = Json.object();
                 bookmark.put("subscription", id);
@@ -246,7 +247,7 @@ public final class SubscriptionService {
     }
 
     private long lag(Monitor monitor, Subscription s, Cursor cursor) {
-        return reader.read(monitor.id(), cursor.cursor(), Access.effectiveFilter(monitor, s, Filter.ALL), 0, true).counted();
+        return feeds.of(s, monitor).lag(cursor.cursor());
     }
 
     /** Where a subscription starts: {@code head}, {@code earliest}, a seq, or (re-keying) where it already was. */

@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway.service;
 
+import io.monitorbackbone.protocol.Limits;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.protocol.Limits;
 import org.junit.jupiter.api.Test;
