@@ -191,8 +191,7 @@ public final class DeliveryService {
             Cursor cursor = access.cursorOf(s.id());
             LogReader.Bounds bounds = reader.bounds(s.monitor());
             if (requested < cursor.cursor()) {
-                throw ProtocolException.of(ErrorCode.CURSOR_BACKWARDS, "a cursor does not move backwards; use /seek with a reason")
-                        .with("cursor", cursor.cursor()).with("requested", requested).with("head", bounds.head());
+                throw ProtocolException.cursorBackwards(cursor.cursor(), requested).with("head", bounds.head());
             }
             long target = Math.min(requested, bounds.head() + 1);
             if (target > cursor.cursor()) {
@@ -226,7 +225,7 @@ public final class DeliveryService {
             start = Long.parseLong(lastEventId.trim()) + 1;
         } else if (cursorParam != null) {
             if (!cursorParam.matches("[0-9]{1,18}")) {
-                throw ProtocolException.of(ErrorCode.INVALID, "cursor must be a non-negative integer").with("cursor", null);
+                throw ProtocolException.badCursor(null);
             }
             start = Long.parseLong(cursorParam);
         } else {
@@ -257,6 +256,6 @@ public final class DeliveryService {
         if (value != null && value.isTextual() && value.asText().matches("[0-9]{1,18}")) {
             return Long.parseLong(value.asText());
         }
-        throw ProtocolException.of(ErrorCode.INVALID, "cursor must be a non-negative integer").with("cursor", value);
+        throw ProtocolException.badCursor(value);
     }
 }

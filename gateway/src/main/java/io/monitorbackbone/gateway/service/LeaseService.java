@@ -35,7 +35,7 @@ public final class LeaseService {
 
     public Reply act(String subscriptionId, String bearer, String action, ObjectNode body) {
         if (!LeaseCommand.ACTIONS.contains(action)) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "unknown route: leases/" + action);
+            throw ProtocolException.unknownRoute("leases/" + action);
         }
         Subscription s = access.authorized(subscriptionId, bearer);
         Monitor monitor = access.monitorOf(s);
@@ -96,7 +96,7 @@ public final class LeaseService {
     private Long seqOf(String monitorId, String eventId, int status) {
         Long seq = catalog.log(monitorId).awaitSeqOf(eventId, ROW_WAIT);
         if (seq == null) {
-            throw io.monitorbackbone.gateway.ServerFault.withAdvice(
+            throw io.monitorbackbone.protocol.ServerFault.withAdvice(
                     "the leases service decided this request (status " + status + ") but its row was not read in time",
                     "the decision stands; its row is in the monitor's log once Kafka commits it", null);
         }

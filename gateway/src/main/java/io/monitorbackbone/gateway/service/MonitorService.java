@@ -1,6 +1,6 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.ServerFault;
+import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.gateway.kafka.Catalog;
 import io.monitorbackbone.gateway.kafka.CreateFence;
 import io.monitorbackbone.gateway.kafka.KafkaRuntime;
@@ -73,14 +73,14 @@ public final class MonitorService {
         MonitorDefinitions.Created created = MonitorDefinitions.create(id, body, now, attested);
         Monitor monitor = created.monitor();
         if (catalog.monitor(id) != null) {
-            throw ProtocolException.of(ErrorCode.DUPLICATE, "monitor exists; use /update").with("id", id);
+            throw ProtocolException.monitorExists(id);
         }
         long seq;
         // docs/adr/0011-atomic-create.md: log, then its configured row, then the definition, which commits the create.
         try (CreateFence fence = openFence(id)) {
             catalog.catchUp(Topics.MONITORS);
             if (catalog.monitor(id) != null) {
-                throw ProtocolException.of(ErrorCode.DUPLICATE, "monitor exists; use /update").with("id", id);
+                throw ProtocolException.monitorExists(id);
             }
             try {
                 createLog(id, monitor.retentionSeconds());
@@ -170,10 +170,10 @@ public final class MonitorService {
     public Reply configure(String id, String action, ObjectNode body, String bearer) {
         Monitor current = catalog.monitor(id);
         if (current == null || !current.visibleTo(bearer)) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "monitor not found");
+            throw ProtocolException.monitorNotFound();
         }
         if (!current.ownerIs(bearer)) {
-            throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "owner bearer token required");
+            throw ProtocolException.ownerTokenRequired();
         }
         synchronized (catalog.lockFor("monitor\u0000" + id)) {
             current = catalog.monitor(id);
@@ -282,7 +282,7 @@ public final class MonitorService {
     Monitor visible(String id, String bearer) {
         Monitor m = catalog.monitor(id);
         if (m == null || !m.visibleTo(bearer)) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "monitor not found");
+            throw ProtocolException.monitorNotFound();
         }
         return m;
     }

@@ -68,10 +68,10 @@ public final class PublishService {
     public Reply publish(String monitorId, String bearer, byte[] rawBody) {
         Monitor monitor = catalog.monitor(monitorId);
         if (monitor == null || !monitor.visibleTo(bearer)) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "monitor not found");
+            throw ProtocolException.monitorNotFound();
         }
         if (!monitor.ownerIs(bearer)) {
-            throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "owner bearer token required");
+            throw ProtocolException.ownerTokenRequired();
         }
         Instant now = clock.instant();
         ObjectNode body = null;

@@ -25,7 +25,7 @@ public record PullRequest(int limit, long waitSeconds, Long cursor, ObjectNode i
         String c = first(query, "cursor");
         if (c != null) {
             if (!c.matches("[0-9]{1,18}")) {
-                throw ProtocolException.of(ErrorCode.INVALID, "cursor must be a non-negative integer").with("cursor", null);
+                throw ProtocolException.badCursor(null);
             }
             cursor = Long.parseLong(c);
         }

@@ -1,7 +1,7 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.ServerFault;
 import io.monitorbackbone.protocol.ErrorCode;
+import io.monitorbackbone.protocol.Failures;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
@@ -71,7 +70,7 @@ public final class Rpc {
             }
             JsonNode p = call.get("params");
             if (p != null && !p.isNull() && !p.isObject()) {
-                throw ProtocolException.of(ErrorCode.INVALID, "params must be an object");
+                throw ProtocolException.paramsNotObject();
             }
             ObjectNode params = p == null || p.isNull() ? Json.object() : (ObjectNode) p;
             reply = dispatch(call.get("method").asText(), params, bearer(params, headerBearer));
@@ -170,19 +169,9 @@ public final class Rpc {
         return query;
     }
 
-    /** Any failure of a call as the protocol error a client is shown; never an exception's own text. */
-    public static ProtocolException asProtocolError(Throwable failure) {
-        Throwable cause = failure;
-        while (cause instanceof CompletionException && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause instanceof ProtocolException pe ? pe
-                : ProtocolException.of(ErrorCode.UNAVAILABLE, cause instanceof ServerFault fault ? fault.answer()
-                : "internal error: " + cause.getClass().getSimpleName());
-    }
-
+    /** Any failure of a call as JSON-RPC's error: the protocol error as {@code data}, its code from the one table. */
     private static ObjectNode failure(JsonNode id, Throwable failure) {
-        ProtocolException e = asProtocolError(failure);
+        ProtocolException e = Failures.protocolError(failure);
         return io.monitorbackbone.protocol.JsonRpc.error(id, e.code().rpcCode(), e.getMessage(), e.toJson());
     }
 }

@@ -65,7 +65,7 @@ public record LeaseCommand(String requestId, String action, String monitor, Stri
             throw new IllegalArgumentException("delivery_count_limit must be positive: " + deliveryCountLimit);
         }
         if (subject == null || subject.isEmpty()) {
-            throw ProtocolException.of(ErrorCode.INVALID, "subject required").with("field", "subject");
+            throw ProtocolException.subjectRequired();
         }
         if (leaseDurationSeconds != null
                 && (leaseDurationSeconds < MIN_LEASE_DURATION_SECONDS || leaseDurationSeconds > MAX_LEASE_DURATION_SECONDS)) {
@@ -89,7 +89,7 @@ public record LeaseCommand(String requestId, String action, String monitor, Stri
         }
         JsonNode subject = body.get("subject");
         if (subject == null || !subject.isTextual()) {
-            throw ProtocolException.of(ErrorCode.INVALID, "subject required").with("field", "subject");
+            throw ProtocolException.subjectRequired();
         }
         if (subject.asText().length() > io.monitorbackbone.protocol.Vocabulary.MAX_SUBJECT_LENGTH) {
             // No published subject is longer, and a key this long would not fit the lease table's records.
