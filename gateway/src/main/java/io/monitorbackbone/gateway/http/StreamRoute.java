@@ -76,10 +76,7 @@ public class StreamRoute implements Handler<RoutingContext> {
                         return;
                     }
                     if (failure != null) {
-                        Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
-                        ObjectNode error = cause instanceof io.monitorbackbone.protocol.ProtocolException e ? e.toJson()
-                                : io.monitorbackbone.protocol.ProtocolException.of(io.monitorbackbone.protocol.ErrorCode.UNAVAILABLE,
-                                "the stream could not read the log; reconnect").toJson();
+                        ObjectNode error = io.monitorbackbone.protocol.Failures.protocolError(failure).toJson();
                         response.end("event: error\ndata: " + error + "\n\n");
                         return;
                     }
