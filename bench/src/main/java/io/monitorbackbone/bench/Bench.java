@@ -80,7 +80,7 @@ public final class Bench {
         Path work = Files.createTempDirectory("mp-bench-");
         System.setProperty("mp.test.dir", work.toString()); // where ServerProcess puts data and logs
 
-        ObjectNode r = Api.JSON.createObjectNode();
+        ObjectNode r = BenchClient.JSON.createObjectNode();
         r.put("id", id);
         r.put("date", date);
         r.put("commit", commit);
@@ -135,12 +135,12 @@ public final class Bench {
         r.put("load_average_end", Machine.loadAverage());
         r.put("errors", errors(scenarios));
         Files.createDirectories(out.toAbsolutePath().getParent());
-        Files.writeString(out, Api.JSON.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r) + "\n");
-        String md = Report.markdown(r);
+        Files.writeString(out, BenchClient.JSON.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r) + "\n");
+        String md = BenchReport.markdown(r);
         System.out.println(md);
         System.err.println("bench: results in " + out + (docs != null ? ", table in " + docs : ""));
         if (docs != null) {
-            Report.updateDocs(docs, md, id);
+            BenchReport.updateDocs(docs, md, id);
         }
         return r;
     }
@@ -148,7 +148,7 @@ public final class Bench {
     private static ObjectNode rawProducer(Scenarios s, Servers servers, Scenarios.Sizes sizes, String runTag) {
         String kafka = servers.main().kafka;
         if (kafka == null) {
-            ObjectNode skipped = Api.JSON.createObjectNode();
+            ObjectNode skipped = BenchClient.JSON.createObjectNode();
             skipped.put("skipped", "the broker is not known: give --kafka with --base");
             return skipped;
         }

@@ -20,7 +20,7 @@ final class Load {
     /** One request; a non-2xx answer is an error, and so is an exception. */
     @FunctionalInterface
     interface Op {
-        HttpConn.Response run(Api api, int thread, long i);
+        HttpConn.Response run(BenchClient api, int thread, long i);
     }
 
     /** What a timed window did; {@code clientCpu} and {@code serverCpu} are CPU seconds spent during it. */
@@ -65,7 +65,7 @@ final class Load {
             perThread.add(lat);
             int thread = t;
             Thread worker = new Thread(() -> {
-                try (Api api = new Api(base)) {
+                try (BenchClient api = new BenchClient(base)) {
                     long i = 0;
                     sleepUntil(start);
                     for (long now = System.nanoTime(); now < end; now = System.nanoTime()) {
@@ -74,7 +74,7 @@ final class Load {
                         try {
                             HttpConn.Response r = op.run(api, thread, i++);
                             if (!r.ok()) {
-                                failure = r.status() + " " + Api.abbreviated(r.text());
+                                failure = r.status() + " " + BenchClient.abbreviated(r.text());
                             }
                         } catch (RuntimeException e) {
                             failure = e.toString();
@@ -124,11 +124,11 @@ final class Load {
         for (int t = 0; t < threads; t++) {
             int thread = t;
             Thread worker = new Thread(() -> {
-                try (Api api = new Api(base)) {
+                try (BenchClient api = new BenchClient(base)) {
                     for (long i = next.getAndIncrement(); i < total && failures.isEmpty(); i = next.getAndIncrement()) {
                         HttpConn.Response r = op.run(api, thread, i);
                         if (!r.ok()) {
-                            failures.add(r.status() + " " + Api.abbreviated(r.text()));
+                            failures.add(r.status() + " " + BenchClient.abbreviated(r.text()));
                         }
                     }
                 } catch (RuntimeException e) {

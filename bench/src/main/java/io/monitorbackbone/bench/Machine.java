@@ -14,7 +14,7 @@ final class Machine {
     }
 
     static ObjectNode describe(Path root) {
-        ObjectNode m = Api.JSON.createObjectNode();
+        ObjectNode m = BenchClient.JSON.createObjectNode();
         m.put("nproc", Runtime.getRuntime().availableProcessors());
         m.put("cpu", grep("/proc/cpuinfo", "model name"));
         String mem = grep("/proc/meminfo", "MemTotal");

@@ -36,7 +36,7 @@ final class RawProducer {
     }
 
     static ObjectNode run(String bootstrap, String sourceMonitor, String topic, Scenarios.Sizes sizes) {
-        ObjectNode out = Api.JSON.createObjectNode();
+        ObjectNode out = BenchClient.JSON.createObjectNode();
         ConsumerRecord<byte[], byte[]> sample = lastRecord(bootstrap, Topics.obs(sourceMonitor));
         int bytes = sample.serializedKeySize() + sample.serializedValueSize()
                 + java.util.Arrays.stream(sample.headers().toArray()).mapToInt(h -> h.key().length() + h.value().length).sum();

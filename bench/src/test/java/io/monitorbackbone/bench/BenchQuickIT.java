@@ -26,7 +26,7 @@ class BenchQuickIT {
                 "root", Path.of("..").toAbsolutePath().normalize().toString()));
 
         assertThat(r.get("errors").asLong()).as(r.toPrettyString()).isZero();
-        JsonNode written = Api.JSON.readTree(Files.readString(out));
+        JsonNode written = BenchClient.JSON.readTree(Files.readString(out));
         assertThat(written.get("id")).isEqualTo(r.get("id"));
         assertThat(written.get("scenarios").toString()).isEqualTo(r.get("scenarios").toString());
         JsonNode s = r.get("scenarios");
@@ -41,6 +41,6 @@ class BenchQuickIT {
             assertThat(v.isNumber()).as(pointer + " in " + s.toPrettyString()).isTrue();
             assertThat(v.asDouble()).as(pointer).isPositive();
         }
-        assertThat(Report.markdown(r)).contains("| 8 |").doesNotContain("failed");
+        assertThat(BenchReport.markdown(r)).contains("| 8 |").doesNotContain("failed");
     }
 }

@@ -13,7 +13,7 @@ final class Answers {
     private Answers() {
     }
 
-    static int print(CommandSpec spec, Api api, Api.Reply reply) {
+    static int print(CommandSpec spec, MonitorClient api, MonitorClient.Reply reply) {
         PrintWriter out = spec.commandLine().getOut();
         if (reply.body() != null && !reply.body().isBlank()) {
             out.println(reply.body().strip());

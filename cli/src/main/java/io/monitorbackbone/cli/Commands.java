@@ -34,9 +34,9 @@ final class Commands {
 
         @Override
         public Integer call() {
-            Api api = server.api();
+            MonitorClient api = server.api();
             ObjectNode body = Json.object().put("cursor", cursor);
-            return Answers.print(spec, api, api.post("subscriptions/" + Api.segment(subscription) + "/ack", body, server.requiredToken()));
+            return Answers.print(spec, api, api.post("subscriptions/" + MonitorClient.segment(subscription) + "/ack", body, server.requiredToken()));
         }
     }
 
@@ -59,7 +59,7 @@ final class Commands {
 
         @Override
         public Integer call() {
-            Api api = server.api();
+            MonitorClient api = server.api();
             List<String> query = new ArrayList<>();
             if (cursor != null) {
                 query.add("cursor=" + cursor);
@@ -75,10 +75,10 @@ final class Commands {
                 if (eq <= 0) {
                     throw new ParameterException(spec.commandLine(), "--filter takes KEY=VALUE, not " + f);
                 }
-                query.add(Api.segment(f.substring(0, eq)) + "=" + Api.segment(f.substring(eq + 1)));
+                query.add(MonitorClient.segment(f.substring(0, eq)) + "=" + MonitorClient.segment(f.substring(eq + 1)));
             }
-            String path = "subscriptions/" + Api.segment(subscription) + "/pull" + (query.isEmpty() ? "" : "?" + String.join("&", query));
-            long timeout = Api.DEFAULT_TIMEOUT.toSeconds() + (waitSeconds == null ? 0 : waitSeconds);
+            String path = "subscriptions/" + MonitorClient.segment(subscription) + "/pull" + (query.isEmpty() ? "" : "?" + String.join("&", query));
+            long timeout = MonitorClient.DEFAULT_TIMEOUT.toSeconds() + (waitSeconds == null ? 0 : waitSeconds);
             return Answers.print(spec, api, api.get(path, server.requiredToken(), Duration.ofSeconds(timeout)));
         }
     }
@@ -108,7 +108,7 @@ final class Commands {
 
         @Override
         public Integer call() {
-            Api api = server.api();
+            MonitorClient api = server.api();
             ObjectNode request = Bodies.object(spec, body, System.in);
             Bodies.put(request, "type", type);
             Bodies.put(request, "subject", subject);
@@ -118,7 +118,7 @@ final class Commands {
             if (data != null) {
                 request.set("data", Bodies.json(spec, "--data", data));
             }
-            return Answers.print(spec, api, api.post("monitors/" + Api.segment(monitor) + "/observations", request, server.requiredToken()));
+            return Answers.print(spec, api, api.post("monitors/" + MonitorClient.segment(monitor) + "/observations", request, server.requiredToken()));
         }
     }
 
@@ -145,7 +145,7 @@ final class Commands {
 
         @Override
         public Integer call() {
-            Api api = server.api();
+            MonitorClient api = server.api();
             ObjectNode request = Bodies.object(spec, body, System.in);
             Bodies.put(request, "monitor", monitor);
             Bodies.put(request, "subscriber", subscriber);
@@ -178,8 +178,8 @@ final class Commands {
 
         @Override
         public Integer call() {
-            Api api = server.api();
-            return Answers.print(spec, api, api.get("monitors/" + Api.segment(monitor) + "/state", server.optionalToken()));
+            MonitorClient api = server.api();
+            return Answers.print(spec, api, api.get("monitors/" + MonitorClient.segment(monitor) + "/state", server.optionalToken()));
         }
     }
 
@@ -192,7 +192,7 @@ final class Commands {
 
         @Override
         public Integer call() {
-            Api api = server.api();
+            MonitorClient api = server.api();
             return Answers.print(spec, api, api.get("monitors", server.optionalToken()));
         }
     }

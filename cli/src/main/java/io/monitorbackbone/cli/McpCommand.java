@@ -35,8 +35,8 @@ final class McpCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         // stdout is the MCP channel: anything printed to System.out by accident lands on stderr instead.
         System.setOut(new PrintStream(System.err, true, UTF_8));
-        Api api = server.api();
-        err.println("mp mcp: serving MCP on stdio for " + api.base() + " (tool calls go to " + api.base() + Api.PREFIX
+        MonitorClient api = server.api();
+        err.println("mp mcp: serving MCP on stdio for " + api.base() + " (tool calls go to " + api.base() + MonitorClient.PREFIX
                 + "rpc)");
         err.flush();
         return new McpStdio(McpStdio.over(api), server.optionalToken(), out, err)

@@ -38,8 +38,8 @@ final class MonitorCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            Api api = server.api();
-            return Answers.print(spec, api, api.get("monitors/" + Api.segment(id), server.optionalToken()));
+            MonitorClient api = server.api();
+            return Answers.print(spec, api, api.get("monitors/" + MonitorClient.segment(id), server.optionalToken()));
         }
     }
 
@@ -68,7 +68,7 @@ final class MonitorCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            Api api = server.api();
+            MonitorClient api = server.api();
             ObjectNode request = Bodies.object(spec, body, System.in);
             Bodies.put(request, "id", id);
             Bodies.put(request, "name", name);

@@ -59,7 +59,7 @@ public final class Mp implements Callable<Integer> {
                 .setOut(out)
                 .setErr(err)
                 .setExecutionExceptionHandler((e, commandLine, parsed) -> {
-                    if (e instanceof Api.Unreachable unreachable) {
+                    if (e instanceof MonitorClient.Unreachable unreachable) {
                         err.println("mp: " + unreachable.getMessage());
                         err.flush();
                         return Exit.UNREACHABLE;

@@ -19,8 +19,8 @@ final class ServerOptions {
             description = "Bearer token (default: $MP_TOKEN). Which one depends on the command: owner, subscription, ...")
     String token;
 
-    Api api() {
-        return new Api(base);
+    MonitorClient api() {
+        return new MonitorClient(base);
     }
 
     /** The token, or a usage error naming the command that needs it. */

@@ -45,7 +45,7 @@ final class Watch implements Callable<Integer> {
         if (waitSeconds < 0 || limit < 1) {
             throw new ParameterException(spec.commandLine(), "--wait must be 0 or more and --limit 1 or more");
         }
-        Follower.Options options = new Follower.Options(catchUp, waitSeconds, limit, once, ackOnPrint);
-        return new Follower(server.api(), subscription, server.requiredToken(), options, spec.commandLine().getOut(), Thread::sleep).run();
+        WatchLoop.Options options = new WatchLoop.Options(catchUp, waitSeconds, limit, once, ackOnPrint);
+        return new WatchLoop(server.api(), subscription, server.requiredToken(), options, spec.commandLine().getOut(), Thread::sleep).run();
     }
 }

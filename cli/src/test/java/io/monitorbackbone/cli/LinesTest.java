@@ -93,14 +93,14 @@ class LinesTest {
 
     @Test
     void theRelistPathNamesTheMonitorInEitherServersForm() {
-        assertThat(Follower.monitorFromRelist("monitors/ci-1/state")).isEqualTo("ci-1");
-        assertThat(Follower.monitorFromRelist("monitors/state?id=w-75719")).isEqualTo("w-75719");
-        assertThat(Follower.monitorFromRelist(null)).isNull();
+        assertThat(WatchLoop.monitorFromRelist("monitors/ci-1/state")).isEqualTo("ci-1");
+        assertThat(WatchLoop.monitorFromRelist("monitors/state?id=w-75719")).isEqualTo("w-75719");
+        assertThat(WatchLoop.monitorFromRelist(null)).isNull();
     }
 
     @Test
     void theBaseMayEndInASlashOrTheProtocolPath() {
-        assertThat(new Api("http://127.0.0.1:8130/").base()).isEqualTo("http://127.0.0.1:8130");
-        assertThat(new Api("http://127.0.0.1:8130/mp/v0").base()).isEqualTo("http://127.0.0.1:8130");
+        assertThat(new MonitorClient("http://127.0.0.1:8130/").base()).isEqualTo("http://127.0.0.1:8130");
+        assertThat(new MonitorClient("http://127.0.0.1:8130/mp/v0").base()).isEqualTo("http://127.0.0.1:8130");
     }
 }

@@ -24,6 +24,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.mcp.McpAnswers;
 import io.monitorbackbone.protocol.mcp.McpTools;
 
 /** The stdio message loop against a fake server: what goes out on stdout for each line that comes in. */
@@ -35,23 +36,23 @@ class McpStdioTest {
         /** "method bearer" of every call. */
         final List<String> calls = new CopyOnWriteArrayList<>();
         final List<String> gets = new CopyOnWriteArrayList<>();
-        final Map<String, Api.Reply> getReplies = new ConcurrentHashMap<>();
-        Function<JsonNode, Api.Reply> rpc = request -> reply(200, "{\"jsonrpc\":\"2.0\",\"id\":" + request.get("id")
+        final Map<String, MonitorClient.Reply> getReplies = new ConcurrentHashMap<>();
+        Function<JsonNode, MonitorClient.Reply> rpc = request -> reply(200, "{\"jsonrpc\":\"2.0\",\"id\":" + request.get("id")
                 + ",\"result\":{\"ok\":true}}");
 
         @Override
-        public Api.Reply rpc(ObjectNode request, String bearer, Duration timeout) {
+        public MonitorClient.Reply rpc(ObjectNode request, String bearer, Duration timeout) {
             rpcRequests.add(request);
             calls.add(request.get("method").asText() + " " + bearer);
             return rpc.apply(request);
         }
 
         @Override
-        public Api.Reply get(String path, String bearer) {
+        public MonitorClient.Reply get(String path, String bearer) {
             gets.add(path + " " + bearer);
-            Api.Reply reply = getReplies.get(path);
+            MonitorClient.Reply reply = getReplies.get(path);
             if (reply == null) {
-                throw new Api.Unreachable("cannot connect to http://fake (connection refused)", null);
+                throw new MonitorClient.Unreachable("cannot connect to http://fake (connection refused)", null);
             }
             return reply;
         }
@@ -78,7 +79,7 @@ class McpStdioTest {
         assertThat(out.get(0).at("/result/serverInfo/name").asText()).isEqualTo("monitor-backbone");
         assertThat(out.get(0).at("/result/capabilities/resources/subscribe").asBoolean(true)).isFalse();
         assertThat(out.get(0).at("/result/capabilities/tools").isObject()).isTrue();
-        assertThat(out.get(1).at("/result/protocolVersion").asText()).isEqualTo(McpStdio.VERSIONS.get(0));
+        assertThat(out.get(1).at("/result/protocolVersion").asText()).isEqualTo(McpNegotiation.VERSIONS.get(0));
         assertThat(out.get(2).get("id").asText()).isEqualTo("p");
         assertThat(out.get(2).get("result").isEmpty()).isTrue();
     }
@@ -131,14 +132,14 @@ class McpStdioTest {
         assertThat(byId(out, 2).at("/result/structuredContent/rejected_seq").asLong()).isEqualTo(7);
         assertThat(byId(out, 3).at("/result/structuredContent/code").asText()).isEqualTo("INVALID");
         assertThat(byId(out, 4).at("/result/structuredContent/code").asText()).as("no token and no default").isEqualTo("INVALID");
-        assertThat(byId(out, 5).at("/error/code").asInt()).isEqualTo(McpStdio.INVALID_PARAMS);
+        assertThat(byId(out, 5).at("/error/code").asInt()).isEqualTo(McpAnswers.INVALID_PARAMS);
         assertThat(remote.rpcRequests).as("only the well-formed call reaches the server").hasSize(1);
     }
 
     @Test
     void aServerThatDoesNotAnswerIsAnUnavailableToolErrorAndALogLine() {
         remote.rpc = request -> {
-            throw new Api.Unreachable("cannot connect to http://fake (connection refused)", null);
+            throw new MonitorClient.Unreachable("cannot connect to http://fake (connection refused)", null);
         };
 
         JsonNode answered = serve(null, initialize("2025-06-18"), call(2, "monitor_discover", "{}")).get(1);
@@ -177,14 +178,14 @@ class McpStdioTest {
         assertThat(byId(out, 2).at("/result/contents/0/uri").asText()).isEqualTo("monitor://m-1/state?token=t%2B1");
         assertThat(byId(out, 2).at("/result/contents/0/mimeType").asText()).isEqualTo("application/json");
         assertThat(byId(out, 2).at("/result/contents/0/text").asText()).isEqualTo("{\"monitor\":\"m-1\",\"head\":3}");
-        assertThat(byId(out, 3).at("/error/code").asInt()).isEqualTo(McpStdio.RESOURCE_NOT_FOUND);
+        assertThat(byId(out, 3).at("/error/code").asInt()).isEqualTo(McpAnswers.RESOURCE_NOT_FOUND);
         assertThat(byId(out, 3).at("/error/data/code").asText()).isEqualTo("NOT_FOUND");
-        assertThat(byId(out, 4).at("/error/code").asInt()).isEqualTo(McpStdio.RESOURCE_NOT_FOUND);
+        assertThat(byId(out, 4).at("/error/code").asInt()).isEqualTo(McpAnswers.RESOURCE_NOT_FOUND);
         assertThat(byId(out, 5).at("/result/resources")).extracting(r -> r.get("uri").asText())
                 .containsExactly("monitor://m-1/definition", "monitor://m-1/state");
         assertThat(byId(out, 6).at("/result/resourceTemplates")).extracting(r -> r.get("uriTemplate").asText())
                 .containsExactly("monitor://{id}/definition", "monitor://{id}/state");
-        assertThat(byId(out, 7).at("/error/code").asInt()).isEqualTo(McpStdio.METHOD_NOT_FOUND);
+        assertThat(byId(out, 7).at("/error/code").asInt()).isEqualTo(McpAnswers.METHOD_NOT_FOUND);
     }
 
     @Test
@@ -194,7 +195,7 @@ class McpStdioTest {
                 "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/something\"}", "", "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{}}");
 
         assertThat(out).extracting(m -> m.at("/error/code").asInt())
-                .containsExactly(McpStdio.PARSE_ERROR, McpStdio.INVALID_REQUEST, McpStdio.METHOD_NOT_FOUND);
+                .containsExactly(McpAnswers.PARSE_ERROR, McpAnswers.INVALID_REQUEST, McpAnswers.METHOD_NOT_FOUND);
         assertThat(out.get(0).get("id").isNull()).isTrue();
     }
 
@@ -208,7 +209,7 @@ class McpStdioTest {
                 release.await(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new Api.Unreachable("interrupted", e);
+                throw new MonitorClient.Unreachable("interrupted", e);
             }
             return reply(200, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
         };
@@ -256,7 +257,7 @@ class McpStdioTest {
         return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"method\":\"resources/read\",\"params\":{\"uri\":\"" + uri + "\"}}";
     }
 
-    private static Api.Reply reply(int status, String body) {
-        return new Api.Reply(status, body, Json.read(body.getBytes(UTF_8)));
+    private static MonitorClient.Reply reply(int status, String body) {
+        return new MonitorClient.Reply(status, body, Json.read(body.getBytes(UTF_8)));
     }
 }

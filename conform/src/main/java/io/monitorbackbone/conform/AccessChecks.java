@@ -1,9 +1,9 @@
 package io.monitorbackbone.conform;
 
-import static io.monitorbackbone.conform.Api.expect;
-import static io.monitorbackbone.conform.Api.fail;
-import static io.monitorbackbone.conform.Api.refused;
-import static io.monitorbackbone.conform.Api.that;
+import static io.monitorbackbone.conform.CheckClient.expect;
+import static io.monitorbackbone.conform.CheckClient.fail;
+import static io.monitorbackbone.conform.CheckClient.refused;
+import static io.monitorbackbone.conform.CheckClient.that;
 import static io.monitorbackbone.conform.J.a;
 import static io.monitorbackbone.conform.J.o;
 import static io.monitorbackbone.conform.WriteChecks.NOTE;
@@ -36,7 +36,7 @@ final class AccessChecks {
                 new Check("C32", "re-subscribe under someone else's name → 401 and the holder keeps working", AccessChecks::c32));
     }
 
-    static String c01(Api api) {
+    static String c01(CheckClient api) {
         Wire.Reply r = expect(api.wire.get("/discover", null), 200);
         JsonNode d = r.json();
         that(d != null && d.isObject(), "discover did not answer a JSON object: " + Wire.cut(r.body(), 80));
@@ -60,7 +60,7 @@ final class AccessChecks {
                 + ", with capabilities and limits";
     }
 
-    private static Set<String> listed(Api api, String bearer) {
+    private static Set<String> listed(CheckClient api, String bearer) {
         JsonNode list = expect(api.wire.get("/monitors", bearer), 200).json().path("monitors");
         that(list.isArray(), "GET /monitors did not answer a monitors array");
         Set<String> ids = new TreeSet<>();
@@ -68,10 +68,10 @@ final class AccessChecks {
         return ids;
     }
 
-    static String c18(Api api) {
-        Api.Monitor hidden = api.monitor(o("visibility", "private"));
-        Api.Monitor stranger = api.monitor(o("visibility", "private"));
-        Api.Monitor open = api.monitor(o("visibility", "public"));
+    static String c18(CheckClient api) {
+        CheckClient.Monitor hidden = api.monitor(o("visibility", "private"));
+        CheckClient.Monitor stranger = api.monitor(o("visibility", "private"));
+        CheckClient.Monitor open = api.monitor(o("visibility", "public"));
 
         Set<String> anonymous = listed(api, null);
         Set<String> otherOwner = listed(api, stranger.ownerToken());
@@ -91,10 +91,10 @@ final class AccessChecks {
         return "the private monitor is listed, readable and subscribable only with its owner's token; the public one for anyone";
     }
 
-    static String c23(Api api) {
-        Api.Monitor m = api.monitor(o());
-        Api.Monitor other = api.monitor(o());
-        Api.Reader r = api.subscribe(m, o("subscriber", "agent:t"), null);
+    static String c23(CheckClient api) {
+        CheckClient.Monitor m = api.monitor(o());
+        CheckClient.Monitor other = api.monitor(o());
+        CheckClient.Reader r = api.subscribe(m, o("subscriber", "agent:t"), null);
         String sub = "/subscriptions/" + r.id();
         String wrong = other.ownerToken();
 
@@ -123,11 +123,11 @@ final class AccessChecks {
         return refusals + " requests without, with a wrong and with a foreign token answered 401; the right tokens still work";
     }
 
-    static String c28(Api api) {
-        Api.Monitor m = api.monitor(o("capabilities", a("observe", "react", "act")));
+    static String c28(CheckClient api) {
+        CheckClient.Monitor m = api.monitor(o("capabilities", a("observe", "react", "act")));
         String job = api.uid("job");
         api.note(m, job);
-        Api.Monitor other = api.monitor(o());
+        CheckClient.Monitor other = api.monitor(o());
 
         List<String> outcomes = new ArrayList<>();
         for (String bearer : new String[]{null, other.ownerToken()}) {
@@ -137,21 +137,21 @@ final class AccessChecks {
                 outcomes.add("CAPABILITY_MISSING");
                 continue;
             }
-            Api.Reader greedy = Api.reader(expect(r, 201));
+            CheckClient.Reader greedy = CheckClient.reader(expect(r, 201));
             that(!greedy.served().path("capabilities").toString().contains("\"act\""), r.describe() + " granted a stranger "
                     + greedy.served().path("capabilities"));
             refused(api.lease(greedy, "claim", o("subject", job)), 403, "CAPABILITY_MISSING");
             outcomes.add("granted " + greedy.served().path("capabilities"));
         }
-        Api.Reader trusted = api.subscribe(m, o("subscriber", "agent:trusted", "capabilities", a("observe", "act")), m.ownerToken());
+        CheckClient.Reader trusted = api.subscribe(m, o("subscriber", "agent:trusted", "capabilities", a("observe", "act")), m.ownerToken());
         that(trusted.served().path("capabilities").toString().contains("\"act\""), "the owner's token was not granted act: "
                 + trusted.served().path("capabilities"));
         expect(api.lease(trusted, "claim", o("subject", job)), 201);
         return "strangers asking for act: " + outcomes + "; the owner's token is granted act and claims";
     }
 
-    static String c29(Api api) {
-        Api.Monitor m = api.monitor(o("capabilities", a("observe", "act"), "types", a(NOTE), "filter", o("types", a(Api.BASE_TYPE + ".*"))));
+    static String c29(CheckClient api) {
+        CheckClient.Monitor m = api.monitor(o("capabilities", a("observe", "act"), "types", a(NOTE), "filter", o("types", a(CheckClient.BASE_TYPE + ".*"))));
         String job = api.uid("job");
         api.note(m, job);
         api.publish(m, o("type", NOTE, "subject", "full", "actor", "probe:p", "origin", "probe", "tags", o("k", "v"),
@@ -160,11 +160,11 @@ final class AccessChecks {
         expect(api.wire.get("/monitors/" + m.id(), null), 200);
         expect(api.configure(m, "update", o("patch", o("name", "renamed"), "reason", "schema tour")), 200);
         api.state(m);
-        Api.Reader r = api.subscribe(m, o("subscriber", "agent:tour", "capabilities", a("observe", "act"),
+        CheckClient.Reader r = api.subscribe(m, o("subscriber", "agent:tour", "capabilities", a("observe", "act"),
                 "filter", o("types", a(NOTE), "#k", a("v"))), m.ownerToken());
         api.pull(r, "?limit=200");
         Wire.Reply renewed = expect(api.wire.post("/subscriptions/" + r.id() + "/renew", o(), r.token()), 200);
-        Api.Reader current = new Api.Reader(r.id(), renewed.json().path("token").asText(), r.served());
+        CheckClient.Reader current = new CheckClient.Reader(r.id(), renewed.json().path("token").asText(), r.served());
         expect(api.lease(current, "claim", o("subject", job, "lease_duration_seconds", 60)), 201);
         expect(api.lease(current, "renew", o("subject", job, "lease_duration_seconds", 60)), 200);
         api.log(m);
@@ -178,7 +178,7 @@ final class AccessChecks {
         return total + " served objects valid: " + seen;
     }
 
-    static String c30(Api api) {
+    static String c30(CheckClient api) {
         Wire.Reply foreign = api.wire.send("GET", "/discover", null, null, Map.of("Origin", FOREIGN_ORIGIN));
         String id = api.uid("m");
         Wire.Reply write = api.wire.send("POST", "/monitors", o("id", id, "owner", "human:conform", "visibility", "public").toString(),
@@ -208,13 +208,13 @@ final class AccessChecks {
         }
     }
 
-    static String c32(Api api) {
-        Api.Monitor m = api.monitor(o());
-        Api.Monitor other = api.monitor(o());
+    static String c32(CheckClient api) {
+        CheckClient.Monitor m = api.monitor(o());
+        CheckClient.Monitor other = api.monitor(o());
         long first = api.note(m, "a");
         api.note(m, "b");
-        Api.Reader holder = api.subscribe(m, o("subscriber", "agent:holder", "from", first), null);
-        Api.Reader bystander = api.subscribe(m, o("subscriber", "agent:bystander"), null);
+        CheckClient.Reader holder = api.subscribe(m, o("subscriber", "agent:holder", "from", first), null);
+        CheckClient.Reader bystander = api.subscribe(m, o("subscriber", "agent:bystander"), null);
         long cursor = first + 1;
         api.ack(holder, cursor);
 
@@ -228,7 +228,7 @@ final class AccessChecks {
         refused(foreignOwner, 401, "UNAUTHORIZED");
         that(stillMine.path("cursor").asLong() == cursor, "after the refused takeovers the holder's cursor is "
                 + stillMine.path("cursor") + ", not " + cursor);
-        Api.Reader rekeyed = api.subscribe(m, o("subscriber", "agent:holder"), holder.token());
+        CheckClient.Reader rekeyed = api.subscribe(m, o("subscriber", "agent:holder"), holder.token());
         that(rekeyed.id().equals(holder.id()), "re-subscribing with the holder's token answered " + rekeyed.id() + ", not " + holder.id());
         that(!holder.token().equals(rekeyed.token()), "re-keying did not mint a new token");
         that(api.pull(rekeyed, "?limit=1").path("cursor").asLong() == cursor, "re-keying lost the cursor " + cursor);

@@ -32,7 +32,7 @@ public final class Conformance {
         List<Check> checks;
         try {
             options = Options.parse(args, env);
-            checks = select(Catalog.all(), options.only());
+            checks = select(CheckList.all(), options.only());
         } catch (Options.UsageError e) {
             out.println("conform: " + e.getMessage());
             out.println(Options.USAGE);
@@ -44,7 +44,7 @@ public final class Conformance {
         }
         long start = System.nanoTime();
         Runner.Run run = Runner.run(checks, options, options.json() ? r -> { } : r -> printLine(out, r));
-        Report report = new Report(run.results(), options.base().toString(), (System.nanoTime() - start) / 1_000_000, run.cleanup());
+        ConformReport report = new ConformReport(run.results(), options.base().toString(), (System.nanoTime() - start) / 1_000_000, run.cleanup());
         if (options.json()) {
             out.println(report.json());
         } else {
@@ -69,7 +69,7 @@ public final class Conformance {
     }
 
     private static void printLine(PrintStream out, Result r) {
-        Report.printLine(out, r);
+        ConformReport.printLine(out, r);
         out.flush();
     }
 }

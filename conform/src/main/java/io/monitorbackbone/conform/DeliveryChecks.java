@@ -1,12 +1,12 @@
 package io.monitorbackbone.conform;
 
-import static io.monitorbackbone.conform.Api.await;
-import static io.monitorbackbone.conform.Api.expect;
-import static io.monitorbackbone.conform.Api.fail;
-import static io.monitorbackbone.conform.Api.ids;
-import static io.monitorbackbone.conform.Api.observations;
-import static io.monitorbackbone.conform.Api.refused;
-import static io.monitorbackbone.conform.Api.that;
+import static io.monitorbackbone.conform.CheckClient.await;
+import static io.monitorbackbone.conform.CheckClient.expect;
+import static io.monitorbackbone.conform.CheckClient.fail;
+import static io.monitorbackbone.conform.CheckClient.ids;
+import static io.monitorbackbone.conform.CheckClient.observations;
+import static io.monitorbackbone.conform.CheckClient.refused;
+import static io.monitorbackbone.conform.CheckClient.that;
 import static io.monitorbackbone.conform.J.a;
 import static io.monitorbackbone.conform.J.o;
 import static io.monitorbackbone.conform.WriteChecks.NOTE;
@@ -46,20 +46,20 @@ final class DeliveryChecks {
     }
 
     /** A monitor with {@code n} notes and a reader that starts at the first of them. */
-    private record Queue(Api.Monitor monitor, Api.Reader reader, List<Long> seqs) {
+    private record Queue(CheckClient.Monitor monitor, CheckClient.Reader reader, List<Long> seqs) {
     }
 
-    private static Queue queue(Api api, int n) {
-        Api.Monitor m = api.monitor(o());
+    private static Queue queue(CheckClient api, int n) {
+        CheckClient.Monitor m = api.monitor(o());
         List<Long> seqs = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             seqs.add(api.note(m, "n-" + i));
         }
-        Api.Reader r = api.subscribe(m, o("subscriber", "agent:reader", "from", seqs.get(0)), null);
+        CheckClient.Reader r = api.subscribe(m, o("subscriber", "agent:reader", "from", seqs.get(0)), null);
         return new Queue(m, r, seqs);
     }
 
-    static String c05(Api api) {
+    static String c05(CheckClient api) {
         Queue q = queue(api, 3);
         long cursor = q.reader().served().path("cursor").asLong();
 
@@ -75,7 +75,7 @@ final class DeliveryChecks {
         return "both pulls returned " + ids(first) + " and the cursor stayed " + cursor;
     }
 
-    static String c06(Api api) {
+    static String c06(CheckClient api) {
         Queue q = queue(api, 3);
         JsonNode pulled = api.pull(q.reader(), "?limit=2");
         long next = pulled.path("next").asLong();
@@ -94,15 +94,15 @@ final class DeliveryChecks {
         return "ack " + next + " twice gives the same answer; ack " + (next - 1) + " is CURSOR_BACKWARDS and changes nothing";
     }
 
-    static String c07(Api api) {
-        String a = Api.BASE_TYPE + ".a";
-        String b = Api.BASE_TYPE + ".b";
-        Api.Monitor m = api.monitor(o("types", a(a, b)));
-        long first = Api.seq(api.publish(m, o("type", a, "subject", "1")));
+    static String c07(CheckClient api) {
+        String a = CheckClient.BASE_TYPE + ".a";
+        String b = CheckClient.BASE_TYPE + ".b";
+        CheckClient.Monitor m = api.monitor(o("types", a(a, b)));
+        long first = CheckClient.seq(api.publish(m, o("type", a, "subject", "1")));
         api.publish(m, o("type", b, "subject", "2"));
         api.publish(m, o("type", a, "subject", "3"));
-        Api.Reader narrow = api.subscribe(m, o("subscriber", "agent:narrow", "from", first, "filter", o("types", a(a))), null);
-        Api.Reader wide = api.subscribe(m, o("subscriber", "agent:wide", "from", first), null);
+        CheckClient.Reader narrow = api.subscribe(m, o("subscriber", "agent:narrow", "from", first, "filter", o("types", a(a))), null);
+        CheckClient.Reader wide = api.subscribe(m, o("subscriber", "agent:wide", "from", first), null);
 
         JsonNode n = api.pull(narrow, "");
         JsonNode w = api.pull(wide, "");
@@ -125,16 +125,16 @@ final class DeliveryChecks {
      * protocol leaves a choice (a key the stored filter leaves open), either answer passes, but nothing outside the stored
      * filter may be delivered.
      */
-    static String c08(Api api) {
-        String note = Api.BASE_TYPE + ".note";
-        String build = Api.BASE_TYPE + ".build";
+    static String c08(CheckClient api) {
+        String note = CheckClient.BASE_TYPE + ".note";
+        String build = CheckClient.BASE_TYPE + ".build";
         String other = "org.elsewhere.thing";
-        String wildcard = Api.BASE_TYPE + ".*";
-        Api.Monitor m = api.monitor(o("types", a(note, build, other)));
-        long first = Api.seq(api.publish(m, o("type", note, "subject", "n")));
+        String wildcard = CheckClient.BASE_TYPE + ".*";
+        CheckClient.Monitor m = api.monitor(o("types", a(note, build, other)));
+        long first = CheckClient.seq(api.publish(m, o("type", note, "subject", "n")));
         api.publish(m, o("type", build, "subject", "b"));
         api.publish(m, o("type", other, "subject", "o"));
-        Api.Reader reader = api.subscribe(m, o("subscriber", "agent:r", "from", first, "filter", o("types", a(wildcard))), null);
+        CheckClient.Reader reader = api.subscribe(m, o("subscriber", "agent:r", "from", first, "filter", o("types", a(wildcard))), null);
 
         JsonNode stored = api.pull(reader, "?limit=200");
         Wire.Reply same = api.pullRaw(reader, "?limit=200&types=" + wildcard);
@@ -170,7 +170,7 @@ final class DeliveryChecks {
     private static final List<String> ATTRIBUTES = List.of("specversion", "id", "source", "type", "time", "datacontenttype",
             "data", "sequence", "tier", "origin", "verified", "horizon", "actor");
 
-    private static void cloudEvent(JsonNode o, Api.Monitor m, String where) {
+    private static void cloudEvent(JsonNode o, CheckClient.Monitor m, String where) {
         for (String attribute : ATTRIBUTES) {
             that(o.hasNonNull(attribute), where + " lacks the attribute " + attribute + ": " + Wire.cut(o.toString(), 160));
         }
@@ -191,12 +191,12 @@ final class DeliveryChecks {
                 where + ": the tier/origin/verified attributes disagree with data.provenance");
     }
 
-    static String c09(Api api) {
-        Api.Monitor m = api.monitor(o("horizon", "hour"));
+    static String c09(CheckClient api) {
+        CheckClient.Monitor m = api.monitor(o("horizon", "hour"));
         JsonNode published = api.publish(m, o("type", NOTE, "subject", "ce", "actor", "probe:ce", "origin", "probe",
                 "data", o("reading", 7)));
-        long seq = Api.seq(published);
-        Api.Reader r = api.subscribe(m, o("subscriber", "agent:ce", "from", seq), null);
+        long seq = CheckClient.seq(published);
+        CheckClient.Reader r = api.subscribe(m, o("subscriber", "agent:ce", "from", seq), null);
 
         JsonNode served = observations(api.pull(r, "?limit=1")).stream().findFirst()
                 .orElseThrow(() -> fail("a pull from the published seq " + seq + " returned nothing"));
@@ -209,8 +209,8 @@ final class DeliveryChecks {
         return "the publish answer and the pulled observation carry every CloudEvent and protocol attribute";
     }
 
-    static String c10(Api api) {
-        Api.Monitor m = api.monitor(o());
+    static String c10(CheckClient api) {
+        CheckClient.Monitor m = api.monitor(o());
         List<Long> published = new ArrayList<>();
         for (int i = 0; i < 5; i++) {
             published.add(api.note(m, "s-" + i));
@@ -227,7 +227,7 @@ final class DeliveryChecks {
             that(sequence.compareTo(previous) > 0, "sequence " + sequence + " follows " + previous + " in the log");
             previous = sequence;
         }
-        List<Long> seen = log.stream().map(Api::seq).toList();
+        List<Long> seen = log.stream().map(CheckClient::seq).toList();
         that(seen.containsAll(published), "the log " + seen + " lacks published seqs " + published);
         that(published.equals(published.stream().sorted().distinct().toList()), "publishes answered seqs " + published
                 + ", not strictly increasing");
@@ -235,7 +235,7 @@ final class DeliveryChecks {
     }
 
     /** A queue of 5 notes whose monitor was compacted up to its third; the compacted seq is {@code seqs.get(2)}. */
-    private static Queue compacted(Api api) {
+    private static Queue compacted(CheckClient api) {
         String admin = api.options().adminToken();
         if (admin == null) {
             throw new CheckSkipped("needs --admin-token (or MP_ADMIN_TOKEN) to compact through POST /mp/v0/admin/compact");
@@ -252,7 +252,7 @@ final class DeliveryChecks {
      * The protocol's C17: a replay ({@code ?cursor=}) below the retention floor is 410 CURSOR_EXPIRED with the floor.
      * Positive control: a replay from the floor is served.
      */
-    static String c17(Api api) {
+    static String c17(CheckClient api) {
         Queue q = compacted(api);
         long s1 = q.seqs().get(0);
         long s3 = q.seqs().get(2);
@@ -274,7 +274,7 @@ final class DeliveryChecks {
      * Stricter than the protocol (C17+): a pull from a committed cursor below the floor is refused too, where the
      * reference server serves from the floor without a word, and seeking to the floor recovers.
      */
-    static String c17Committed(Api api) {
+    static String c17Committed(CheckClient api) {
         Queue q = compacted(api);
         long s1 = q.seqs().get(0);
         long s3 = q.seqs().get(2);
@@ -294,20 +294,20 @@ final class DeliveryChecks {
                 + "; seeking to the floor recovers";
     }
 
-    static String c19(Api api) {
+    static String c19(CheckClient api) {
         Queue q = queue(api, 1);
         long first = q.seqs().get(0);
-        Api.Reader mute = api.subscribe(q.monitor(), o("subscriber", "agent:mute", "from", first, "retire_after_mute_seconds", 1), null);
+        CheckClient.Reader mute = api.subscribe(q.monitor(), o("subscriber", "agent:mute", "from", first, "retire_after_mute_seconds", 1), null);
         long kept = first + 1;
         api.ack(mute, kept);
-        Api.Reader witness = api.subscribe(q.monitor(), o("subscriber", "agent:witness",
+        CheckClient.Reader witness = api.subscribe(q.monitor(), o("subscriber", "agent:witness",
                 "filter", o("types", a("ai.mentu.monitor.subscription_retired"))), q.monitor().ownerToken());
 
         JsonNode will = await("the mute retirement of " + mute.id(), MUTE_DEADLINE, () -> api.readAll(witness, "").stream()
                 .filter(o -> mute.id().equals(o.at("/data/payload/subscription").asText()))
                 .findFirst().orElse(null));
         Wire.Reply retired = api.pullRaw(mute, "");
-        Api.Reader back = api.subscribe(q.monitor(), o("subscriber", "agent:mute"), mute.token());
+        CheckClient.Reader back = api.subscribe(q.monitor(), o("subscriber", "agent:mute"), mute.token());
         JsonNode pulled = api.pull(back, "?limit=1");
 
         refused(retired, 404, "NOT_FOUND");
@@ -319,7 +319,7 @@ final class DeliveryChecks {
                 + "), refuses pulls, and re-subscribing restores cursor " + kept;
     }
 
-    static String c20(Api api) {
+    static String c20(CheckClient api) {
         Queue q = queue(api, 4);
         long target = q.seqs().get(2);
 
@@ -338,7 +338,7 @@ final class DeliveryChecks {
         return "ack " + target + " three times: the same answer and the same cursor; the next ack still moves forward";
     }
 
-    static String c22(Api api) {
+    static String c22(CheckClient api) {
         Queue q = queue(api, 3);
         JsonNode first = api.pull(q.reader(), "?limit=200");
         long next = first.path("next").asLong();
@@ -360,9 +360,9 @@ final class DeliveryChecks {
         return "after ack " + next + " none of " + acked.size() + " acked observations came back; the new one " + later + " did";
     }
 
-    static String c25(Api api) {
+    static String c25(CheckClient api) {
         Queue q = queue(api, 2);
-        Api.Monitor other = api.monitor(o());
+        CheckClient.Monitor other = api.monitor(o());
         api.ack(q.reader(), api.pull(q.reader(), "?limit=200").path("next").asLong());
         JsonNode caughtUp = api.pull(q.reader(), "");
         long head = caughtUp.path("head").asLong();
@@ -385,7 +385,7 @@ final class DeliveryChecks {
         return "caught up at head " + head + " with lag 0; another monitor's traffic changed neither; its own publish did";
     }
 
-    static String c27(Api api) {
+    static String c27(CheckClient api) {
         Queue q = queue(api, 2);
         long s = q.seqs().get(0);
         List<String> badPulls = List.of("abc", "1.5", "-1");

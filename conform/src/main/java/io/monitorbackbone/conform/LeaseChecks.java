@@ -1,10 +1,10 @@
 package io.monitorbackbone.conform;
 
-import static io.monitorbackbone.conform.Api.await;
-import static io.monitorbackbone.conform.Api.expect;
-import static io.monitorbackbone.conform.Api.fail;
-import static io.monitorbackbone.conform.Api.refused;
-import static io.monitorbackbone.conform.Api.that;
+import static io.monitorbackbone.conform.CheckClient.await;
+import static io.monitorbackbone.conform.CheckClient.expect;
+import static io.monitorbackbone.conform.CheckClient.fail;
+import static io.monitorbackbone.conform.CheckClient.refused;
+import static io.monitorbackbone.conform.CheckClient.that;
 import static io.monitorbackbone.conform.J.a;
 import static io.monitorbackbone.conform.J.o;
 
@@ -39,8 +39,8 @@ final class LeaseChecks {
     }
 
     /** A monitor that grants act, with these subjects published. */
-    private static Api.Monitor work(Api api, String... subjects) {
-        Api.Monitor m = api.monitor(o("capabilities", a("observe", "act")));
+    private static CheckClient.Monitor work(CheckClient api, String... subjects) {
+        CheckClient.Monitor m = api.monitor(o("capabilities", a("observe", "act")));
         for (String subject : subjects) {
             api.note(m, subject);
         }
@@ -48,8 +48,8 @@ final class LeaseChecks {
     }
 
     /** A subscription granted act by the owner's token. */
-    private static Api.Reader worker(Api api, Api.Monitor m, String name) {
-        Api.Reader w = api.subscribe(m, o("subscriber", "agent:" + name, "capabilities", a("observe", "act")), m.ownerToken());
+    private static CheckClient.Reader worker(CheckClient api, CheckClient.Monitor m, String name) {
+        CheckClient.Reader w = api.subscribe(m, o("subscriber", "agent:" + name, "capabilities", a("observe", "act")), m.ownerToken());
         that(w.served().path("capabilities").toString().contains("\"act\""), "the owner subscribed " + name
                 + " with act but was granted " + w.served().path("capabilities"));
         return w;
@@ -60,11 +60,11 @@ final class LeaseChecks {
         return r.json().get("lease");
     }
 
-    static String c11(Api api) {
+    static String c11(CheckClient api) {
         String job = api.uid("job");
-        Api.Monitor m = work(api, job);
-        Api.Reader observer = api.subscribe(m, o("subscriber", "agent:observer", "capabilities", a("observe")), m.ownerToken());
-        Api.Reader actor = worker(api, m, "actor");
+        CheckClient.Monitor m = work(api, job);
+        CheckClient.Reader observer = api.subscribe(m, o("subscriber", "agent:observer", "capabilities", a("observe")), m.ownerToken());
+        CheckClient.Reader actor = worker(api, m, "actor");
 
         Wire.Reply refused = api.lease(observer, "claim", o("subject", job));
         Wire.Reply granted = api.lease(actor, "claim", o("subject", job));
@@ -74,16 +74,16 @@ final class LeaseChecks {
         return "a subscription with only observe is refused CAPABILITY_MISSING; one with act claims the same subject";
     }
 
-    static String c12(Api api) throws Exception {
+    static String c12(CheckClient api) throws Exception {
         int rounds = 3;
         // Threads of its own: the common pool may have a single worker, which would make the claims take turns.
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             for (int round = 1; round <= rounds; round++) {
                 String job = api.uid("job");
-                Api.Monitor m = work(api, job);
-                Api.Reader a = worker(api, m, "a");
-                Api.Reader b = worker(api, m, "b");
+                CheckClient.Monitor m = work(api, job);
+                CheckClient.Reader a = worker(api, m, "a");
+                CheckClient.Reader b = worker(api, m, "b");
 
                 CountDownLatch ready = new CountDownLatch(2);
                 CountDownLatch go = new CountDownLatch(1);
@@ -117,11 +117,11 @@ final class LeaseChecks {
         return action.get();
     }
 
-    static String c13(Api api) {
+    static String c13(CheckClient api) {
         String job = api.uid("job");
-        Api.Monitor m = work(api, job);
-        Api.Reader slow = worker(api, m, "slow");
-        Api.Reader fast = worker(api, m, "fast");
+        CheckClient.Monitor m = work(api, job);
+        CheckClient.Reader slow = worker(api, m, "slow");
+        CheckClient.Reader fast = worker(api, m, "fast");
         claimed(api.lease(slow, "claim", o("subject", job, "lease_duration_seconds", 1)));
 
         long started = System.nanoTime();
@@ -143,10 +143,10 @@ final class LeaseChecks {
                 + "); the old holder's complete is LEASE_LOST, the new holder's succeeds";
     }
 
-    static String c20b(Api api) {
+    static String c20b(CheckClient api) {
         String job = api.uid("job");
-        Api.Monitor m = work(api, job);
-        Api.Reader w = worker(api, m, "w");
+        CheckClient.Monitor m = work(api, job);
+        CheckClient.Reader w = worker(api, m, "w");
 
         Wire.Reply first = api.lease(w, "claim", o("subject", job));
         Wire.Reply again = api.lease(w, "claim", o("subject", job));
@@ -163,11 +163,11 @@ final class LeaseChecks {
         return "the second claim by the holder answers 200 idempotent: true with the same lease";
     }
 
-    static String c24(Api api) {
+    static String c24(CheckClient api) {
         String job = api.uid("job");
-        Api.Monitor m = work(api, job);
-        Api.Reader w = worker(api, m, "w");
-        Api.Reader next = worker(api, m, "next");
+        CheckClient.Monitor m = work(api, job);
+        CheckClient.Reader w = worker(api, m, "w");
+        CheckClient.Reader next = worker(api, m, "next");
 
         JsonNode lease = claimed(api.lease(w, "claim", o("subject", job)));
         Wire.Reply held = api.lease(next, "claim", o("subject", job));
@@ -186,12 +186,12 @@ final class LeaseChecks {
                 + "the completed subject is free to claim again";
     }
 
-    static String c33(Api api) {
+    static String c33(CheckClient api) {
         String poison = api.uid("poison");
         String healthy = api.uid("healthy");
-        Api.Monitor m = work(api, poison, healthy);
-        Api.Reader w = worker(api, m, "w");
-        Api.Reader other = worker(api, m, "other");
+        CheckClient.Monitor m = work(api, poison, healthy);
+        CheckClient.Reader w = worker(api, m, "w");
+        CheckClient.Reader other = worker(api, m, "other");
         int limit = deliveryCountLimit(api, m);
 
         int attempts = 0;
@@ -214,7 +214,7 @@ final class LeaseChecks {
     }
 
     /** The monitor's own limit if it serves one, else the server's, else the protocol's 5. */
-    private static int deliveryCountLimit(Api api, Api.Monitor m) {
+    private static int deliveryCountLimit(CheckClient api, CheckClient.Monitor m) {
         JsonNode own = m.served().at("/limits/delivery_count_limit");
         if (own.canConvertToInt() && own.asInt() > 0) {
             return own.asInt();
@@ -223,12 +223,12 @@ final class LeaseChecks {
         return server.canConvertToInt() && server.asInt() > 0 ? server.asInt() : 5;
     }
 
-    static String c34(Api api) {
+    static String c34(CheckClient api) {
         String mine = api.uid("mine");
         String theirs = api.uid("theirs");
-        Api.Monitor m = work(api, mine);
+        CheckClient.Monitor m = work(api, mine);
         work(api, theirs);
-        Api.Reader w = worker(api, m, "w");
+        CheckClient.Reader w = worker(api, m, "w");
 
         Wire.Reply never = api.lease(w, "claim", o("subject", api.uid("never")));
         Wire.Reply elsewhere = api.lease(w, "claim", o("subject", theirs));

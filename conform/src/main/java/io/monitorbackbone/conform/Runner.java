@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
-/** Runs checks one after the other, each with its own {@link Api}, and turns whatever happens into a {@link Result}. */
+/** Runs checks one after the other, each with its own {@link CheckClient}, and turns whatever happens into a {@link Result}. */
 final class Runner {
     private static final int REASON_LIMIT = 400;
 
@@ -36,7 +36,7 @@ final class Runner {
         for (Check check : checks) {
             Result result;
             try {
-                result = run(check, new Api(new Wire(options.base(), leftovers), options, runId, check.id()));
+                result = run(check, new CheckClient(new Wire(options.base(), leftovers), options, runId, check.id()));
             } finally {
                 leftovers.retire(cleanup);
             }
@@ -46,7 +46,7 @@ final class Runner {
         return new Run(results, leftovers.outcome());
     }
 
-    static Result run(Check check, Api api) {
+    static Result run(Check check, CheckClient api) {
         long start = System.nanoTime();
         Status status;
         String reason;

@@ -1,9 +1,9 @@
 package io.monitorbackbone.conform;
 
-import static io.monitorbackbone.conform.Api.expect;
-import static io.monitorbackbone.conform.Api.fail;
-import static io.monitorbackbone.conform.Api.refused;
-import static io.monitorbackbone.conform.Api.that;
+import static io.monitorbackbone.conform.CheckClient.expect;
+import static io.monitorbackbone.conform.CheckClient.fail;
+import static io.monitorbackbone.conform.CheckClient.refused;
+import static io.monitorbackbone.conform.CheckClient.that;
 import static io.monitorbackbone.conform.J.a;
 import static io.monitorbackbone.conform.J.o;
 
@@ -18,7 +18,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** The write side: filters and vocabularies, the provenance ceiling, refusals as evidence, configuration as observations. */
 final class WriteChecks {
-    static final String NOTE = Api.BASE_TYPE + ".note";
+    static final String NOTE = CheckClient.BASE_TYPE + ".note";
     static final List<String> FILTER_KEYS = List.of("types", "sources", "subjects", "actors", "tiers", "origins", "horizons",
             "since", "until", "limit", "text");
     private static final Set<String> REFUSED_INFLATION = Set.of("PROVENANCE_CEILING", "TIER_NOT_ASSERTABLE");
@@ -49,13 +49,13 @@ final class WriteChecks {
         }
     }
 
-    static String c02(Api api) {
-        Api.Monitor m = api.monitor(o("types", a(NOTE)));
+    static String c02(CheckClient api) {
+        CheckClient.Monitor m = api.monitor(o("types", a(NOTE)));
 
         Wire.Reply typo = api.subscribeRaw(m, o("subscriber", "agent:typo", "filter", o("typo", a("x"))), null);
         Wire.Reply created = api.createMonitor(o("id", api.uid("m"), "owner", "human:conform", "visibility", "public",
                 "filter", o("typo", 1)));
-        Api.Reader fine = api.subscribe(m, o("subscriber", "agent:fine", "filter", o("types", a(Api.BASE_TYPE + ".*"))), null);
+        CheckClient.Reader fine = api.subscribe(m, o("subscriber", "agent:fine", "filter", o("types", a(CheckClient.BASE_TYPE + ".*"))), null);
         Wire.Reply inline = api.pullRaw(fine, "?typo=1");
 
         for (Wire.Reply r : List.of(typo, created, inline)) {
@@ -66,8 +66,8 @@ final class WriteChecks {
         return "a 'typo' key is refused with known_keys in subscribe, create and pull; a valid filter is accepted";
     }
 
-    static String c03(Api api) {
-        Api.Monitor m = api.monitor(o("types", a(NOTE)));
+    static String c03(CheckClient api) {
+        CheckClient.Monitor m = api.monitor(o("types", a(NOTE)));
 
         Wire.Reply unknown = api.subscribeRaw(m, o("subscriber", "agent:a", "filter", o("types", a("com.nobody.never"))), null);
         Wire.Reply declared = api.subscribeRaw(m, o("subscriber", "agent:b", "filter", o("types", a(NOTE))), null);
@@ -83,8 +83,8 @@ final class WriteChecks {
         return "an undeclared type is refused with known_types (declared and protocol types); the declared type is accepted";
     }
 
-    static String c04(Api api) {
-        Api.Monitor m = api.monitor(o("owner", "human:conform-alice"));
+    static String c04(CheckClient api) {
+        CheckClient.Monitor m = api.monitor(o("owner", "human:conform-alice"));
 
         Wire.Reply agent = api.publishRaw(m, o("type", NOTE, "actor", "agent:x", "tier", "src"));
         Wire.Reply owner = api.publishRaw(m, o("type", NOTE, "tier", "src"));
@@ -103,10 +103,10 @@ final class WriteChecks {
         return type + (detail.isEmpty() ? "" : ":" + detail);
     }
 
-    static String c14(Api api) {
-        Api.Monitor m = api.monitor(o());
-        Api.Reader reader = api.subscribe(m, o("subscriber", "agent:leaving"), null);
-        Api.Reader witness = api.subscribe(m, o("subscriber", "agent:witness"), m.ownerToken());
+    static String c14(CheckClient api) {
+        CheckClient.Monitor m = api.monitor(o());
+        CheckClient.Reader reader = api.subscribe(m, o("subscriber", "agent:leaving"), null);
+        CheckClient.Reader witness = api.subscribe(m, o("subscriber", "agent:witness"), m.ownerToken());
 
         Wire.Reply paused = api.configure(m, "pause", o("reason", "maintenance"));
         Wire.Reply whilePaused = api.publishRaw(m, o("type", NOTE, "subject", "while-paused"));
@@ -145,8 +145,8 @@ final class WriteChecks {
         return "pause, resume, subscription retire and retire are logged in order; publishes while paused and retired are refused and logged";
     }
 
-    static String c15(Api api) {
-        Api.Monitor m = api.monitor(o("ttl_seconds", 3600));
+    static String c15(CheckClient api) {
+        CheckClient.Monitor m = api.monitor(o("ttl_seconds", 3600));
 
         JsonNode fresh = api.state(m);
         long seq = api.note(m, "s-1");
@@ -179,8 +179,8 @@ final class WriteChecks {
                 : "no input missing and a value given") + "; unknowable ages are null";
     }
 
-    static String c16(Api api) {
-        Api.Monitor m = api.monitor(o());
+    static String c16(CheckClient api) {
+        CheckClient.Monitor m = api.monitor(o());
         String nonce = api.uid("raw");
 
         Wire.Reply refused = api.publishRaw(m, o("type", NOTE, "tier", "bogus", "data", o("nonce", nonce)));
@@ -204,13 +204,13 @@ final class WriteChecks {
         return "the refused publish is rejected row " + row.path("id").asText() + " with the raw body; the accepted one is not";
     }
 
-    static String c21(Api api) {
-        Api.Monitor m = api.monitor(o());
-        JsonNode original = api.publish(m, o("type", Api.BASE_TYPE + ".reading", "subject", "r", "data", o("v", 41)));
+    static String c21(CheckClient api) {
+        CheckClient.Monitor m = api.monitor(o());
+        JsonNode original = api.publish(m, o("type", CheckClient.BASE_TYPE + ".reading", "subject", "r", "data", o("v", 41)));
         String originalId = original.get("id").asText();
         ObjectNode pointer = o("source", m.source(), "id", originalId);
 
-        JsonNode correction = api.publish(m, o("type", Api.BASE_TYPE + ".reading", "subject", "r", "data", o("v", 42),
+        JsonNode correction = api.publish(m, o("type", CheckClient.BASE_TYPE + ".reading", "subject", "r", "data", o("v", 42),
                 "supersedes", pointer, "wasDerivedFrom", a(pointer)));
 
         that(pointer.equals(correction.at("/data/provenance/supersedes")), "the correction's provenance.supersedes is "
@@ -228,9 +228,9 @@ final class WriteChecks {
         return "correction " + correctionId + " supersedes " + originalId + ", which is unchanged in the log";
     }
 
-    static String c26(Api api) {
-        Api.Monitor bot = api.monitor(o("owner", "agent:conform-bot"));
-        Api.Monitor alice = api.monitor(o("owner", "human:conform-alice"));
+    static String c26(CheckClient api) {
+        CheckClient.Monitor bot = api.monitor(o("owner", "agent:conform-bot"));
+        CheckClient.Monitor alice = api.monitor(o("owner", "human:conform-alice"));
         Map<String, Object[]> inflations = new LinkedHashMap<>();
         inflations.put("agent-owned monitor claims origin human", new Object[]{bot, o("type", NOTE, "origin", "human")});
         inflations.put("agent-owned monitor claims src", new Object[]{bot, o("type", NOTE, "tier", "src", "origin", "human")});
@@ -246,7 +246,7 @@ final class WriteChecks {
         inflations.put("probe asserts src", new Object[]{alice, o("type", NOTE, "actor", "probe:p", "tier", "src")});
 
         for (Map.Entry<String, Object[]> e : inflations.entrySet()) {
-            Api.Monitor m = (Api.Monitor) e.getValue()[0];
+            CheckClient.Monitor m = (CheckClient.Monitor) e.getValue()[0];
             Wire.Reply r = api.publishRaw(m, (ObjectNode) e.getValue()[1]);
             that((r.status() == 400 || r.status() == 403) && REFUSED_INFLATION.contains(r.code()),
                     e.getKey() + ": " + r.describe() + ", expected PROVENANCE_CEILING or TIER_NOT_ASSERTABLE");

@@ -45,16 +45,16 @@ class ConformanceTest {
 
     @Test
     void theCatalogHoldsEveryCheckOfTheBriefOnceInOrder() {
-        List<String> ids = Catalog.all().stream().map(Check::id).toList();
+        List<String> ids = CheckList.all().stream().map(Check::id).toList();
 
         assertThat(ids).containsExactlyElementsOf(CATALOG_IDS);
-        assertThat(Catalog.all()).extracting(Check::title).doesNotHaveDuplicates().allSatisfy(t -> assertThat(t).isNotBlank());
-        assertThat(Catalog.all()).filteredOn(Check::stricter).extracting(Check::id).containsExactly("C17+");
+        assertThat(CheckList.all()).extracting(Check::title).doesNotHaveDuplicates().allSatisfy(t -> assertThat(t).isNotBlank());
+        assertThat(CheckList.all()).filteredOn(Check::stricter).extracting(Check::id).containsExactly("C17+");
     }
 
     @Test
     void onlySelectsTheNamedChecksInCatalogOrder() {
-        List<Check> picked = Conformance.select(Catalog.all(), Set.of("C20B", "C05"));
+        List<Check> picked = Conformance.select(CheckList.all(), Set.of("C20B", "C05"));
 
         assertThat(picked).extracting(Check::id).containsExactly("C05", "C20b");
     }

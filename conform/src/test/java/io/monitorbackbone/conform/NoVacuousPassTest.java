@@ -34,9 +34,9 @@ class NoVacuousPassTest {
             Options options = Options.parse(new String[]{"--base", server.base().toString(), "--admin-token", "a",
                     "--registration-token", "r"}, Map.of());
 
-            List<Result> results = Runner.run(Catalog.all(), options, r -> { }).results();
+            List<Result> results = Runner.run(CheckList.all(), options, r -> { }).results();
 
-            assertThat(results).hasSize(Catalog.all().size());
+            assertThat(results).hasSize(CheckList.all().size());
             assertThat(results).allSatisfy(r -> assertThat(r.status()).as(r.id() + ": " + r.reason()).isEqualTo(Status.FAIL));
         }
     }

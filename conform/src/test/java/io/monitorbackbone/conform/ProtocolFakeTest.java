@@ -21,7 +21,7 @@ class ProtocolFakeTest {
 
     private static Runner.Run run(ProtocolFake server, String... ids) {
         Options options = Options.parse(new String[]{"--base", server.base().toString(), "--admin-token", "a"}, Map.of());
-        return Runner.run(Conformance.select(Catalog.all(), Set.of(ids)), options, r -> { });
+        return Runner.run(Conformance.select(CheckList.all(), Set.of(ids)), options, r -> { });
     }
 
     private static Result result(Runner.Run run, String id) {

@@ -80,9 +80,7 @@ public class StreamRoute implements Handler<RoutingContext> {
                         return;
                     }
                     if (read.failed()) {
-                        Throwable cause = read.cause();
-                        ObjectNode error = cause instanceof ProtocolException e ? e.toJson()
-                                : ProtocolException.of(ErrorCode.UNAVAILABLE, "the stream could not read the log; reconnect").toJson();
+                        ObjectNode error = io.monitorbackbone.protocol.Failures.protocolError(read.cause()).toJson();
                         response.end("event: error\ndata: " + error + "\n\n");
                         return;
                     }

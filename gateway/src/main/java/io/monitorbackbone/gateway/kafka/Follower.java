@@ -168,13 +168,13 @@ public final class Follower extends ConsumerLoop {
                 while (applied.getOrDefault(end.getKey(), 0L) < end.getValue()) {
                     long left = deadline - System.nanoTime();
                     if (left <= 0) {
-                        throw new io.monitorbackbone.gateway.ServerFault("this gateway is behind on " + table + "; retry", null);
+                        throw new io.monitorbackbone.protocol.ServerFault("this gateway is behind on " + table + "; retry", null);
                     }
                     try {
                         progress.wait(Math.max(1, left / 1_000_000));
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
-                        throw new io.monitorbackbone.gateway.ServerFault("interrupted while catching up on " + table, e);
+                        throw new io.monitorbackbone.protocol.ServerFault("interrupted while catching up on " + table, e);
                     }
                 }
             }

@@ -162,9 +162,9 @@ public final class KafkaRuntime implements AutoCloseable {
             admin.incrementalAlterConfigs(Map.of(topic, List.of(op))).all().get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new io.monitorbackbone.gateway.ServerFault("interrupted while changing retention", e);
+            throw new io.monitorbackbone.protocol.ServerFault("interrupted while changing retention", e);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new io.monitorbackbone.gateway.ServerFault("Kafka did not change the log's retention: " + e, e);
+            throw new io.monitorbackbone.protocol.ServerFault("Kafka did not change the log's retention: " + e, e);
         }
     }
 
@@ -182,9 +182,9 @@ public final class KafkaRuntime implements AutoCloseable {
             return out;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new io.monitorbackbone.gateway.ServerFault("interrupted while asking Kafka for offsets", e);
+            throw new io.monitorbackbone.protocol.ServerFault("interrupted while asking Kafka for offsets", e);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new io.monitorbackbone.gateway.ServerFault("Kafka did not answer an offsets request: " + e, e);
+            throw new io.monitorbackbone.protocol.ServerFault("Kafka did not answer an offsets request: " + e, e);
         }
     }
 

@@ -1,6 +1,6 @@
 package io.monitorbackbone.gateway.kafka;
 
-import io.monitorbackbone.gateway.ServerFault;
+import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.lease.LeaseCommand;
 import io.monitorbackbone.protocol.lease.LeaseReply;

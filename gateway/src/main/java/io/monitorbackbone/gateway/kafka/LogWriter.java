@@ -2,7 +2,7 @@ package io.monitorbackbone.gateway.kafka;
 
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.binding.ObservationCodec;
-import io.monitorbackbone.gateway.ServerFault;
+import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Seq;

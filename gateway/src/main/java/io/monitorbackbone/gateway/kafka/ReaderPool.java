@@ -1,7 +1,7 @@
 package io.monitorbackbone.gateway.kafka;
 
 import io.monitorbackbone.binding.Topics;
-import io.monitorbackbone.gateway.ServerFault;
+import io.monitorbackbone.protocol.ServerFault;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;

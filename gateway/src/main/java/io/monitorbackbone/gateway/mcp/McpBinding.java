@@ -2,9 +2,10 @@ package io.monitorbackbone.gateway.mcp;
 
 import io.monitorbackbone.gateway.Lifecycle;
 import io.monitorbackbone.gateway.service.Rpc;
-import io.monitorbackbone.protocol.ErrorCode;
+import io.monitorbackbone.protocol.Failures;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
+import io.monitorbackbone.protocol.mcp.McpAnswers;
 import io.monitorbackbone.protocol.mcp.McpTools;
 import io.quarkiverse.mcp.server.McpException;
 import io.quarkiverse.mcp.server.ResourceResponse;
@@ -88,7 +89,7 @@ public class McpBinding {
     }
 
     private static ToolResponse refusal(Throwable failure) {
-        return response(true, Rpc.asProtocolError(failure).toJson());
+        return response(true, McpAnswers.toolError(failure));
     }
 
     private static ToolResponse response(boolean isError, JsonNode body) {
@@ -128,9 +129,8 @@ public class McpBinding {
                         return new ResourceResponse(List.of(new TextResourceContents(uri,
                                 new String(Json.bytes(body), StandardCharsets.UTF_8), io.monitorbackbone.protocol.mcp.MonitorUri.MIME_TYPE)));
                     }, lifecycle.work()).exceptionally(failure -> {
-                        ProtocolException e = Rpc.asProtocolError(failure);
-                        throw new McpException(e.getMessage(), e.code() == ErrorCode.NOT_FOUND
-                                ? McpRoute.RESOURCE_NOT_FOUND : e.code().rpcCode());
+                        ProtocolException e = Failures.protocolError(failure);
+                        throw new McpException(e.getMessage(), McpAnswers.resourceErrorCode(e.code()));
                     }));
                 })
                 .register();

@@ -1,10 +1,9 @@
 package io.monitorbackbone.gateway.mcp;
 
 import io.monitorbackbone.gateway.Lifecycle;
-import io.monitorbackbone.gateway.service.Rpc;
-import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
+import io.monitorbackbone.protocol.mcp.McpAnswers;
 import io.quarkiverse.mcp.server.McpConnection;
 import io.quarkiverse.mcp.server.runtime.ConnectionManager;
 import io.quarkiverse.mcp.server.runtime.McpConnectionBase;
@@ -35,10 +34,6 @@ public class McpRoute {
     static final String PATH = "/mcp";
     private static final Set<String> METHODS = Set.of("resources/list", "resources/read", "resources/subscribe",
             "resources/unsubscribe");
-    /** MCP's JSON-RPC code for a resource that does not exist. */
-    static final int RESOURCE_NOT_FOUND = -32002;
-    /** JSON-RPC's code for params of the wrong shape. */
-    static final int INVALID_PARAMS = -32602;
     /** Before the extension's /mcp route (order 0 by default), after the guard (-1000). */
     private static final int ORDER = -500;
 
@@ -112,7 +107,8 @@ public class McpRoute {
         lifecycle.ready()
                 .thenApplyAsync(work, lifecycle.work())
                 .whenComplete((result, failure) -> context.runOnContext(v ->
-                        answer(ctx, failure == null ? io.monitorbackbone.protocol.JsonRpc.success(id, result) : failure(id, failure))));
+                        answer(ctx, failure == null ? io.monitorbackbone.protocol.JsonRpc.success(id, result)
+                                : McpAnswers.resourceError(id, failure))));
     }
 
     /**
@@ -131,7 +127,7 @@ public class McpRoute {
         } catch (java.io.IOException e) {
             return false;
         }
-        ProtocolException refusal = ProtocolException.of(ErrorCode.INVALID, "params must be an object");
+        ProtocolException refusal = ProtocolException.paramsNotObject();
         if (message != null && message.isArray()) {
             for (JsonNode m : message) {
                 if (badParams(m)) {
@@ -147,7 +143,7 @@ public class McpRoute {
         if (!message.has("id")) {
             io.monitorbackbone.gateway.http.Replies.error(ctx, refusal);
         } else {
-            answer(ctx, io.monitorbackbone.protocol.JsonRpc.error(message.get("id"), INVALID_PARAMS, refusal.getMessage(),
+            answer(ctx, io.monitorbackbone.protocol.JsonRpc.error(message.get("id"), McpAnswers.INVALID_PARAMS, refusal.getMessage(),
                     refusal.toJson()));
         }
         return true;
@@ -199,16 +195,6 @@ public class McpRoute {
         } catch (io.monitorbackbone.protocol.ProtocolException e) {
             return null;
         }
-    }
-
-    /**
-     * A refusal as a JSON-RPC error carrying the protocol's error body as {@code data}; a resource that does not
-     * exist or may not be seen gets MCP's "resource not found" code.
-     */
-    private static ObjectNode failure(JsonNode id, Throwable failure) {
-        ProtocolException e = Rpc.asProtocolError(failure);
-        return io.monitorbackbone.protocol.JsonRpc.error(id,
-                e.code() == ErrorCode.NOT_FOUND ? RESOURCE_NOT_FOUND : e.code().rpcCode(), e.getMessage(), e.toJson());
     }
 
     private static void answer(RoutingContext ctx, ObjectNode body) {

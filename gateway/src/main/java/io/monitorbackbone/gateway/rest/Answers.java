@@ -1,7 +1,7 @@
 package io.monitorbackbone.gateway.rest;
 
 import io.monitorbackbone.gateway.Lifecycle;
-import io.monitorbackbone.gateway.ServerFault;
+import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.gateway.service.Reply;
 import io.monitorbackbone.gateway.service.Services;
 import io.monitorbackbone.protocol.Json;

@@ -1,6 +1,6 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.ServerFault;
+import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.gateway.kafka.Catalog;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
@@ -87,7 +87,7 @@ final class Access {
             s = catalog.subscription(id);
         }
         if (s == null) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "subscription not found");
+            throw ProtocolException.subscriptionNotFound();
         }
         if (!s.tokenIs(bearer)) {
             throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "bearer token missing or invalid");

@@ -1,6 +1,6 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.ServerFault;
+import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.gateway.kafka.Catalog;
 import io.monitorbackbone.gateway.kafka.KafkaRuntime;
 import io.monitorbackbone.gateway.kafka.LogReader;
@@ -47,7 +47,7 @@ public final class AdminService {
 
     private void authorize(String bearer, String path) {
         if (adminTokenHash.isEmpty()) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "unknown route: " + path);
+            throw ProtocolException.unknownRoute(path);
         }
         if (!Tokens.matches(bearer, adminTokenHash.get())) {
             throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "the admin endpoints require the admin token");
@@ -89,7 +89,7 @@ public final class AdminService {
         List<String> ids;
         if (only != null) {
             if (catalog.monitor(only) == null) {
-                throw ProtocolException.of(ErrorCode.NOT_FOUND, "monitor not found").with("monitor", only);
+                throw ProtocolException.monitorNotFound().with("monitor", only);
             }
             ids = List.of(only);
         } else {

@@ -193,8 +193,7 @@ public final class DeliveryService {
             Cursor cursor = feed.committed();
             LogReader.Bounds bounds = reader.bounds(s.monitor());
             if (requested < cursor.cursor()) {
-                throw ProtocolException.of(ErrorCode.CURSOR_BACKWARDS, "a cursor does not move backwards; use /seek with a reason")
-                        .with("cursor", cursor.cursor()).with("requested", requested).with("head", bounds.head());
+                throw ProtocolException.cursorBackwards(cursor.cursor(), requested).with("head", bounds.head());
             }
             long target = Math.min(requested, bounds.head() + 1);
             if (target > cursor.cursor()) {

@@ -87,7 +87,7 @@ public final class LeaseService {
     private Long seqOf(String monitorId, String eventId, int status) {
         Long seq = catalog.log(monitorId).awaitSeqOf(eventId, ROW_WAIT);
         if (seq == null) {
-            throw io.monitorbackbone.gateway.ServerFault.withAdvice(
+            throw io.monitorbackbone.protocol.ServerFault.withAdvice(
                     "the leases service decided this request (status " + status + ") but its row was not read in time",
                     "the decision stands; its row is in the monitor's log once Kafka commits it", null);
         }

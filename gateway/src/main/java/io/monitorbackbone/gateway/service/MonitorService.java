@@ -1,7 +1,7 @@
 package io.monitorbackbone.gateway.service;
 
 import io.monitorbackbone.protocol.Limits;
-import io.monitorbackbone.gateway.ServerFault;
+import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.gateway.kafka.Catalog;
 import io.monitorbackbone.gateway.kafka.CreateFence;
 import io.monitorbackbone.gateway.kafka.KafkaRuntime;
@@ -80,14 +80,14 @@ public final class MonitorService {
         MonitorDefinitions.Created created = MonitorDefinitions.create(id, request, now, attested);
         Monitor monitor = created.monitor();
         if (catalog.monitor(id) != null) {
-            throw ProtocolException.of(ErrorCode.DUPLICATE, "monitor exists; use /update").with("id", id);
+            throw ProtocolException.monitorExists(id);
         }
         long seq;
         // docs/adr/0011-atomic-create.md: log, then its configured row, then the definition, which commits the create.
         try (CreateFence fence = openFence(id)) {
             catalog.catchUp(Topics.MONITORS);
             if (catalog.monitor(id) != null) {
-                throw ProtocolException.of(ErrorCode.DUPLICATE, "monitor exists; use /update").with("id", id);
+                throw ProtocolException.monitorExists(id);
             }
             try {
                 createLog(id, monitor.retentionSeconds());
@@ -177,7 +177,7 @@ public final class MonitorService {
     public Reply configure(String id, ConfigureMonitor request, String bearer) {
         Monitor current = visible(id, bearer);
         if (!current.ownerIs(bearer)) {
-            throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "owner bearer token required");
+            throw ProtocolException.ownerTokenRequired();
         }
         synchronized (catalog.lockFor("monitor\u0000" + id)) {
             current = catalog.monitor(id);

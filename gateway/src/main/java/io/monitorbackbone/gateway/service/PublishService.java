@@ -105,7 +105,7 @@ public final class PublishService {
 
     private CompletableFuture<Reply> accept(Monitor monitor, String monitorId, String bearer, byte[] rawBody) {
         if (!monitor.ownerIs(bearer)) {
-            throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "owner bearer token required");
+            throw ProtocolException.ownerTokenRequired();
         }
         Instant now = clock.instant();
         ObjectNode body = null;

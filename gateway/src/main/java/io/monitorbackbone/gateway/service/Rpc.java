@@ -1,8 +1,9 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.ServerFault;
+import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.protocol.Discover;
 import io.monitorbackbone.protocol.ErrorCode;
+import io.monitorbackbone.protocol.Failures;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.protocol.ProtocolException;
@@ -20,7 +21,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
@@ -75,7 +75,7 @@ public final class Rpc {
             }
             JsonNode p = call.get("params");
             if (p != null && !p.isNull() && !p.isObject()) {
-                throw ProtocolException.of(ErrorCode.INVALID, "params must be an object");
+                throw ProtocolException.paramsNotObject();
             }
             ObjectNode params = p == null || p.isNull() ? Json.object() : (ObjectNode) p;
             reply = dispatch(call.get("method").asText(), params, RpcCall.bearer(params, headerBearer));
@@ -127,19 +127,8 @@ public final class Rpc {
         return CompletableFuture.completedFuture(work.get());
     }
 
-    /** Any failure of a call as the protocol error a client is shown; never an exception's own text. */
-    public static ProtocolException asProtocolError(Throwable failure) {
-        Throwable cause = failure;
-        while (cause instanceof CompletionException && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause instanceof ProtocolException pe ? pe
-                : ProtocolException.of(ErrorCode.UNAVAILABLE, cause instanceof ServerFault fault ? fault.answer()
-                : "internal error: " + cause.getClass().getSimpleName());
-    }
-
     private static ObjectNode failure(JsonNode id, Throwable failure) {
-        ProtocolException e = asProtocolError(failure);
+        ProtocolException e = Failures.protocolError(failure);
         return io.monitorbackbone.protocol.JsonRpc.error(id, e.code().rpcCode(), e.getMessage(), e.toJson());
     }
 }

@@ -265,8 +265,7 @@ public final class SubscriptionService {
             wanted = from.seq();
         }
         if (previous != null && wanted < current) {
-            throw ProtocolException.of(ErrorCode.CURSOR_BACKWARDS, "a cursor does not move backwards; use /seek with a reason")
-                    .with("cursor", current).with("requested", wanted);
+            throw ProtocolException.cursorBackwards(current, wanted);
         }
         return wanted;
     }

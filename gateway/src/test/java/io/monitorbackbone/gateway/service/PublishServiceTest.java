@@ -2,7 +2,7 @@ package io.monitorbackbone.gateway.service;
 
 import io.monitorbackbone.binding.ObservationCodec;
 import io.monitorbackbone.binding.Topics;
-import io.monitorbackbone.gateway.ServerFault;
+import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.gateway.kafka.Catalog;
 import io.monitorbackbone.gateway.kafka.LogWriter;
 import io.monitorbackbone.protocol.ErrorCode;

@@ -8,8 +8,8 @@ import java.util.List;
  * Every check of BRIEF.md's list, in the list's order (C20b after C20; there is no C31), and our stricter checks (C17+)
  * each right after the protocol-level check it goes beyond.
  */
-final class Catalog {
-    private Catalog() {
+final class CheckList {
+    private CheckList() {
     }
 
     static List<Check> all() {
@@ -18,7 +18,7 @@ final class Catalog {
         all.addAll(WriteChecks.all());
         all.addAll(DeliveryChecks.all());
         all.addAll(LeaseChecks.all());
-        all.sort(Comparator.comparing(Catalog::order));
+        all.sort(Comparator.comparing(CheckList::order));
         return List.copyOf(all);
     }
 

@@ -13,7 +13,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
  * The protocol's calls the scenarios make, over one {@link HttpConn}. Setup calls ({@code create}, {@code subscribe})
  * must succeed or the run stops; measured calls return the raw response so the scenario counts a non-2xx as an error.
  */
-final class Api implements Closeable {
+final class BenchClient implements Closeable {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String BASE = "/mp/v0";
 
@@ -25,7 +25,7 @@ final class Api implements Closeable {
 
     final HttpConn http;
 
-    Api(URI base) {
+    BenchClient(URI base) {
         this.http = new HttpConn(base);
     }
 

@@ -11,8 +11,8 @@ import java.util.Locale;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /** The results as a Markdown section, each number beside the target, and its place in docs/benchmarks.md. */
-final class Report {
-    private Report() {
+final class BenchReport {
+    private BenchReport() {
     }
 
     static String markdown(JsonNode r) {

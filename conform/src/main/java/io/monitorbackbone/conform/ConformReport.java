@@ -14,7 +14,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * The results of one run, as the exit code, human lines, or JSON. A check stricter than the protocol's suite (C17+) is
  * reported as such, and its FAIL does not fail the run: the server may still conform to the protocol.
  */
-public final class Report {
+public final class ConformReport {
     static final String STRICTER = "stricter than the protocol";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -23,7 +23,7 @@ public final class Report {
     private final long ms;
     private final Leftovers.Outcome cleanup;
 
-    Report(List<Result> results, String base, long ms, Leftovers.Outcome cleanup) {
+    ConformReport(List<Result> results, String base, long ms, Leftovers.Outcome cleanup) {
         this.results = List.copyOf(results);
         this.base = base;
         this.ms = ms;

@@ -18,7 +18,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.protocol.Json;
 
 /** The protocol's REST binding as the commands use it: one request, one {@link Reply}, or {@link Unreachable}. */
-final class Api {
+final class MonitorClient {
 
     static final String PREFIX = "/mp/v0/";
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
@@ -54,7 +54,7 @@ final class Api {
     }
 
     /** {@code base} is the server's root, e.g. {@code http://127.0.0.1:8130}; a trailing {@code /mp/v0} is accepted. */
-    Api(String base) {
+    MonitorClient(String base) {
         String b = base.strip();
         while (b.endsWith("/")) {
             b = b.substring(0, b.length() - 1);

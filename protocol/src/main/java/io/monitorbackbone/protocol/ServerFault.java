@@ -1,7 +1,8 @@
-package io.monitorbackbone.gateway;
+package io.monitorbackbone.protocol;
 
 /**
- * The server could not do what it should (Kafka unreachable, a write not acknowledged). Answered 503 with a protocol
+ * The server could not do what it should (Kafka unreachable, a write not acknowledged). {@link Failures#protocolError}
+ * answers it 503 UNAVAILABLE ({@link ErrorCode#SERVER_FAULT_STATUS}) with a protocol
  * error body whose text says what is true of the request: by default that nothing was acknowledged and it may be
  * retried; where a write may have taken effect, that the outcome is unknown and how a retry settles it
  * ({@link #outcomeUnknown}).

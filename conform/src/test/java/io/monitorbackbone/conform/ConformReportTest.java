@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
-class ReportTest {
+class ConformReportTest {
     private static final Result PASS = new Result("C01", "discover shape", Status.PASS, "fine", 12, false);
     private static final Result SKIP = new Result("C17", "needs admin", Status.SKIP, "no admin token", 0, false);
     private static final Leftovers.Outcome NOTHING_RETIRED = new Leftovers.Outcome(0, 0, List.of());
@@ -19,7 +19,7 @@ class ReportTest {
 
     @Test
     void passesAndSkipsExitZero() {
-        Report report = new Report(List.of(PASS, SKIP), "http://h", 1000, NOTHING_RETIRED);
+        ConformReport report = new ConformReport(List.of(PASS, SKIP), "http://h", 1000, NOTHING_RETIRED);
 
         assertThat(report.exitCode()).isZero();
         assertThat(report.count(Status.PASS)).isEqualTo(1);
@@ -28,7 +28,7 @@ class ReportTest {
 
     @Test
     void anyFailureExitsOne() {
-        Report report = new Report(List.of(PASS, FAIL, SKIP), "http://h", 1000, NOTHING_RETIRED);
+        ConformReport report = new ConformReport(List.of(PASS, FAIL, SKIP), "http://h", 1000, NOTHING_RETIRED);
 
         assertThat(report.exitCode()).isEqualTo(1);
         assertThat(report.summary()).isEqualTo("3 checks against http://h: 1 passed, 1 failed, 1 skipped in 1.0 s");
@@ -36,12 +36,12 @@ class ReportTest {
 
     @Test
     void noChecksIsNotAFailure() {
-        assertThat(new Report(List.of(), "http://h", 0, NOTHING_RETIRED).exitCode()).isZero();
+        assertThat(new ConformReport(List.of(), "http://h", 0, NOTHING_RETIRED).exitCode()).isZero();
     }
 
     @Test
     void jsonIsAnArrayOfResultsInOrder() throws Exception {
-        String json = new Report(List.of(PASS, FAIL), "http://h", 52, NOTHING_RETIRED).json();
+        String json = new ConformReport(List.of(PASS, FAIL), "http://h", 52, NOTHING_RETIRED).json();
 
         JsonNode top = new ObjectMapper().readTree(json);
         assertThat(top.get("base").asText()).isEqualTo("http://h");
@@ -64,7 +64,7 @@ class ReportTest {
     @Test
     void humanOutputIsOneLinePerCheckThenTheSummary() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        Report report = new Report(List.of(PASS, FAIL), "http://h", 52, NOTHING_RETIRED);
+        ConformReport report = new ConformReport(List.of(PASS, FAIL), "http://h", 52, NOTHING_RETIRED);
 
         report.printHuman(new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
@@ -79,7 +79,7 @@ class ReportTest {
     @Test
     void aStricterCheckIsLabelledAndItsFailureDoesNotFailTheRun() throws Exception {
         Result stricter = new Result("C17+", "committed cursor", Status.FAIL, "→ 200", 5, true);
-        Report report = new Report(List.of(PASS, stricter), "http://h", 52,
+        ConformReport report = new ConformReport(List.of(PASS, stricter), "http://h", 52,
                 new Leftovers.Outcome(3, 4, List.of("monitor m: POST /mp/v0/monitors/m/retire → 401 UNAUTHORIZED")));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
@@ -94,6 +94,6 @@ class ReportTest {
         JsonNode json = new ObjectMapper().readTree(report.json());
         assertThat(json.at("/results/1/stricter_than_protocol").asBoolean()).isTrue();
         assertThat(json.at("/cleanup/not_retired/0").asText()).startsWith("monitor m:");
-        assertThat(new Report(List.of(PASS, stricter, FAIL), "http://h", 1, NOTHING_RETIRED).exitCode()).isEqualTo(1);
+        assertThat(new ConformReport(List.of(PASS, stricter, FAIL), "http://h", 1, NOTHING_RETIRED).exitCode()).isEqualTo(1);
     }
 }

@@ -16,7 +16,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * names the request. Every id it creates starts with this run's and this check's prefix, so checks never share state and
  * a second run against the same server starts afresh.
  */
-final class Api {
+final class CheckClient {
     static final String BASE_TYPE = "org.conform";
 
     final Wire wire;
@@ -33,7 +33,7 @@ final class Api {
     record Reader(String id, String token, JsonNode served) {
     }
 
-    Api(Wire wire, Options options, String runId, String checkId) {
+    CheckClient(Wire wire, Options options, String runId, String checkId) {
         this.wire = wire;
         this.options = options;
         // "C17+" → "c17s": a monitor id is letters, digits, '.', '_' and '-' only.

@@ -20,7 +20,7 @@ import io.monitorbackbone.protocol.Json;
  * exactly at the server's cursor), and then, since it does not ack what it only printed, replays from the last NEXT
  * with {@code cursor=}. Only {@code --ack-on-print} moves the server's cursor.
  */
-final class Follower {
+final class WatchLoop {
 
     record Options(boolean catchUp, int waitSeconds, int limit, boolean once, boolean ackOnPrint) {
     }
@@ -37,7 +37,7 @@ final class Follower {
     /** Beyond {@code wait}, how long a pull may take before the server counts as away. */
     private static final Duration PULL_MARGIN = Duration.ofSeconds(15);
 
-    private final Api api;
+    private final MonitorClient api;
     private final String subscription;
     private final String token;
     private final Options options;
@@ -56,7 +56,7 @@ final class Follower {
     private boolean down;
     private long backoffMs = FIRST_BACKOFF_MS;
 
-    Follower(Api api, String subscription, String token, Options options, PrintWriter out, Pause pause) {
+    WatchLoop(MonitorClient api, String subscription, String token, Options options, PrintWriter out, Pause pause) {
         this.api = api;
         this.subscription = subscription;
         this.token = token;
@@ -82,7 +82,7 @@ final class Follower {
         while (true) {
             String path = pullPath();
             Duration timeout = Duration.ofSeconds(currentWait()).plus(PULL_MARGIN);
-            Api.Reply reply = request(() -> api.get(path, token, timeout));
+            MonitorClient.Reply reply = request(() -> api.get(path, token, timeout));
             Integer exit;
             if (reply == null) {
                 exit = options.once() ? Exit.UNREACHABLE : null;
@@ -150,9 +150,9 @@ final class Follower {
     }
 
     private Integer ack(long next) throws InterruptedException {
-        String path = "subscriptions/" + Api.segment(subscription) + "/ack";
+        String path = "subscriptions/" + MonitorClient.segment(subscription) + "/ack";
         while (true) {
-            Api.Reply reply = request(() -> api.post(path, Json.object().put("cursor", next), token));
+            MonitorClient.Reply reply = request(() -> api.post(path, Json.object().put("cursor", next), token));
             if (reply == null) {
                 if (options.once()) {
                     return Exit.UNREACHABLE;
@@ -183,7 +183,7 @@ final class Follower {
         print(Lines.expired(floor, requested));
         String id = monitor != null ? monitor : monitorFromRelist(Json.text(refusal, "relist"));
         if (id != null) {
-            Api.Reply state = request(() -> api.get("monitors/" + Api.segment(id) + "/state", null));
+            MonitorClient.Reply state = request(() -> api.get("monitors/" + MonitorClient.segment(id) + "/state", null));
             if (state != null && state.ok() && state.json() != null) {
                 print(Lines.state(id, state.json()));
             } else if (state != null) {
@@ -203,13 +203,13 @@ final class Follower {
      * One request with the DOWN/UP bookkeeping: returns the answer, or null (after the backoff pause) when the server
      * did not answer or answered 5xx. DOWN is printed once per outage, UP when an answer comes back.
      */
-    private Api.Reply request(Supplier<Api.Reply> call) throws InterruptedException {
+    private MonitorClient.Reply request(Supplier<MonitorClient.Reply> call) throws InterruptedException {
         String problem;
         try {
-            Api.Reply reply;
+            MonitorClient.Reply reply;
             try {
                 reply = call.get();
-            } catch (Api.Unreachable first) {
+            } catch (MonitorClient.Unreachable first) {
                 if (down) {
                     throw first;
                 }
@@ -226,7 +226,7 @@ final class Follower {
             }
             String error = reply.json() == null ? null : Json.text(reply.json(), "error");
             problem = "the server answered " + reply.status() + (error == null ? "" : ": " + error);
-        } catch (Api.Unreachable e) {
+        } catch (MonitorClient.Unreachable e) {
             problem = e.getMessage();
         }
         if (!down) {
@@ -247,14 +247,14 @@ final class Follower {
         if (position != null && position != committed) {
             query.add("cursor=" + position);
         }
-        return "subscriptions/" + Api.segment(subscription) + "/pull?" + String.join("&", query);
+        return "subscriptions/" + MonitorClient.segment(subscription) + "/pull?" + String.join("&", query);
     }
 
     private int currentWait() {
         return catching ? 0 : options.waitSeconds();
     }
 
-    private static boolean retired(Api.Reply reply) {
+    private static boolean retired(MonitorClient.Reply reply) {
         return reply.status() == 404 && reply.json() != null && reply.json().path("retired").asBoolean(false);
     }
 
