@@ -1,9 +1,9 @@
 package io.monitorbackbone.gateway;
 
 import io.monitorbackbone.binding.Topics;
-import io.monitorbackbone.gateway.kafka.Catalog;
 import io.monitorbackbone.gateway.kafka.ConsumerLoop;
 import io.monitorbackbone.gateway.service.SubscriptionService;
+import io.monitorbackbone.gateway.service.Tables;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.Subscription;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
@@ -27,12 +27,12 @@ public final class Sweeper extends ConsumerLoop {
     private static final Logger LOGGER = Logger.getLogger(Sweeper.class);
     private static final Duration PERIOD = Duration.ofMillis(500);
 
-    private final Catalog catalog;
+    private final Tables catalog;
     private final SubscriptionService subscriptions;
     private final Clock clock;
     private volatile boolean leader;
 
-    public Sweeper(KafkaConsumer<byte[], byte[]> consumer, Catalog catalog, SubscriptionService subscriptions, Clock clock) {
+    public Sweeper(KafkaConsumer<byte[], byte[]> consumer, Tables catalog, SubscriptionService subscriptions, Clock clock) {
         super(consumer, "mp-sweeper");
         this.catalog = catalog;
         this.subscriptions = subscriptions;

@@ -11,7 +11,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import io.monitorbackbone.gateway.Lifecycle;
+import io.monitorbackbone.gateway.service.PublishService;
+import io.monitorbackbone.gateway.service.Work;
 
 import java.util.HashSet;
 import java.util.regex.Matcher;
@@ -37,7 +38,10 @@ public class Guard implements Handler<RoutingContext> {
     GatewayConfig config;
 
     @Inject
-    Lifecycle lifecycle;
+    PublishService publishing;
+
+    @Inject
+    Work work;
 
     @ConfigProperty(name = "quarkus.http.host")
     String listenHost;
@@ -109,8 +113,7 @@ public class Guard implements Handler<RoutingContext> {
         String monitor = publish.group(1);
         String bearer = Routes.bearer(ctx);
         io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
-        lifecycle.ready()
-                .thenApplyAsync(s -> s.publish().refuseTooLarge(monitor, bearer, tooLarge(), bytes), lifecycle.work())
+        java.util.concurrent.CompletableFuture.supplyAsync(() -> publishing.refuseTooLarge(monitor, bearer, tooLarge(), bytes), work)
                 .whenComplete((reply, failure) -> context.runOnContext(v -> Replies.failure(ctx, failure)));
     }
 

@@ -1,11 +1,16 @@
 package io.monitorbackbone.gateway.http;
 
-import io.monitorbackbone.gateway.Lifecycle;
+import io.monitorbackbone.gateway.service.AdminService;
+import io.monitorbackbone.gateway.service.DeliveryService;
 import io.monitorbackbone.gateway.service.Discover;
+import io.monitorbackbone.gateway.service.LeaseService;
+import io.monitorbackbone.gateway.service.MonitorService;
+import io.monitorbackbone.gateway.service.PublishService;
 import io.monitorbackbone.gateway.service.PullRequest;
 import io.monitorbackbone.gateway.service.Reply;
 import io.monitorbackbone.gateway.service.Rpc;
-import io.monitorbackbone.gateway.service.Services;
+import io.monitorbackbone.gateway.service.SubscriptionService;
+import io.monitorbackbone.gateway.service.Work;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
@@ -20,7 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The REST binding under {@code /mp/v0}: each route parses its inputs, calls one service, and answers. Bodies are read
@@ -31,7 +36,28 @@ public class Routes {
     static final String BASE = "/mp/v0";
 
     @Inject
-    Lifecycle lifecycle;
+    MonitorService monitors;
+
+    @Inject
+    PublishService publish;
+
+    @Inject
+    SubscriptionService subscriptions;
+
+    @Inject
+    DeliveryService delivery;
+
+    @Inject
+    LeaseService leases;
+
+    @Inject
+    AdminService admin;
+
+    @Inject
+    Rpc rpc;
+
+    @Inject
+    Work work;
 
     @Inject
     Guard guard;
@@ -46,47 +72,46 @@ public class Routes {
         router.errorHandler(404, ctx -> Replies.error(ctx, unknownRoute(ctx)));
         router.errorHandler(405, ctx -> Replies.error(ctx, unknownRoute(ctx)));
 
-        router.get(BASE + "/discover").handler(ctx -> call(ctx, s -> Reply.of(200, Discover.document())));
-        router.post(BASE + "/monitors").handler(ctx -> call(ctx, s -> s.monitors().create(body(ctx), bearer(ctx))));
-        router.get(BASE + "/monitors").handler(ctx -> call(ctx, s -> s.monitors().list(bearer(ctx))));
-        router.get(BASE + "/monitors/:id").handler(ctx -> call(ctx, s -> s.monitors().get(id(ctx), bearer(ctx))));
+        router.get(BASE + "/discover").handler(ctx -> call(ctx, () -> Reply.of(200, Discover.document())));
+        router.post(BASE + "/monitors").handler(ctx -> call(ctx, () -> monitors.create(body(ctx), bearer(ctx))));
+        router.get(BASE + "/monitors").handler(ctx -> call(ctx, () -> monitors.list(bearer(ctx))));
+        router.get(BASE + "/monitors/:id").handler(ctx -> call(ctx, () -> monitors.get(id(ctx), bearer(ctx))));
         for (String action : List.of("update", "pause", "resume", "retire")) {
             router.post(BASE + "/monitors/:id/" + action)
-                    .handler(ctx -> call(ctx, s -> s.monitors().configure(id(ctx), action, body(ctx), bearer(ctx))));
+                    .handler(ctx -> call(ctx, () -> monitors.configure(id(ctx), action, body(ctx), bearer(ctx))));
         }
-        router.get(BASE + "/monitors/:id/state").handler(ctx -> call(ctx, s -> s.monitors().state(id(ctx), bearer(ctx))));
+        router.get(BASE + "/monitors/:id/state").handler(ctx -> call(ctx, () -> monitors.state(id(ctx), bearer(ctx))));
         router.post(BASE + "/monitors/:id/observations")
-                .handler(ctx -> call(ctx, s -> s.publish().publish(id(ctx), bearer(ctx), raw(ctx))));
-        router.post(BASE + "/subscriptions").handler(ctx -> call(ctx, s -> s.subscriptions().subscribe(body(ctx), bearer(ctx))));
+                .handler(ctx -> call(ctx, () -> publish.publish(id(ctx), bearer(ctx), raw(ctx))));
+        router.post(BASE + "/subscriptions").handler(ctx -> call(ctx, () -> subscriptions.subscribe(body(ctx), bearer(ctx))));
         router.get(BASE + "/subscriptions/:id/pull").handler(ctx -> callAsync(ctx,
-                s -> s.delivery().pull(id(ctx), bearer(ctx), PullRequest.parse(query(ctx)))));
+                () -> delivery.pull(id(ctx), bearer(ctx), PullRequest.parse(query(ctx)))));
         router.post(BASE + "/subscriptions/:id/ack")
-                .handler(ctx -> call(ctx, s -> s.delivery().ack(id(ctx), bearer(ctx), body(ctx))));
+                .handler(ctx -> call(ctx, () -> delivery.ack(id(ctx), bearer(ctx), body(ctx))));
         router.post(BASE + "/subscriptions/:id/seek")
-                .handler(ctx -> call(ctx, s -> s.subscriptions().seek(id(ctx), bearer(ctx), body(ctx))));
+                .handler(ctx -> call(ctx, () -> subscriptions.seek(id(ctx), bearer(ctx), body(ctx))));
         router.post(BASE + "/subscriptions/:id/renew")
-                .handler(ctx -> call(ctx, s -> s.subscriptions().renew(id(ctx), bearer(ctx))));
+                .handler(ctx -> call(ctx, () -> subscriptions.renew(id(ctx), bearer(ctx))));
         router.post(BASE + "/subscriptions/:id/retire")
-                .handler(ctx -> call(ctx, s -> s.subscriptions().retire(id(ctx), bearer(ctx), body(ctx))));
+                .handler(ctx -> call(ctx, () -> subscriptions.retire(id(ctx), bearer(ctx), body(ctx))));
         router.get(BASE + "/subscriptions/:id/stream").handler(stream);
         router.post(BASE + "/subscriptions/:id/leases/:action").handler(ctx -> call(ctx,
-                s -> s.leases().act(id(ctx), bearer(ctx), ctx.pathParam("action"), body(ctx))));
-        router.get(BASE + "/admin/snapshot").handler(ctx -> call(ctx, s -> s.admin().snapshot(bearer(ctx))));
-        router.post(BASE + "/admin/compact").handler(ctx -> call(ctx, s -> s.admin().compact(bearer(ctx), body(ctx))));
-        router.post(BASE + "/rpc").handler(ctx -> callAsync(ctx, s -> new Rpc(s, lifecycle.work())
+                () -> leases.act(id(ctx), bearer(ctx), ctx.pathParam("action"), body(ctx))));
+        router.get(BASE + "/admin/snapshot").handler(ctx -> call(ctx, () -> admin.snapshot(bearer(ctx))));
+        router.post(BASE + "/admin/compact").handler(ctx -> call(ctx, () -> admin.compact(bearer(ctx), body(ctx))));
+        router.post(BASE + "/rpc").handler(ctx -> callAsync(ctx, () -> rpc
                 .handle(raw(ctx), bearer(ctx)).thenApply(body -> Reply.of(200, body))));
         router.route(BASE + "/*").last().handler(ctx -> Replies.error(ctx, unknownRoute(ctx)));
     }
 
-    private void call(RoutingContext ctx, Function<Services, Reply> work) {
-        callAsync(ctx, s -> CompletableFuture.completedFuture(work.apply(s)));
+    private void call(RoutingContext ctx, Supplier<Reply> call) {
+        callAsync(ctx, () -> CompletableFuture.completedFuture(call.get()));
     }
 
     /** Runs the service call on the worker pool (services block on Kafka) and answers on the request's event loop. */
-    void callAsync(RoutingContext ctx, Function<Services, CompletableFuture<Reply>> work) {
+    void callAsync(RoutingContext ctx, Supplier<CompletableFuture<Reply>> call) {
         io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
-        lifecycle.ready()
-                .thenCompose(s -> CompletableFuture.supplyAsync(() -> work.apply(s), lifecycle.work()).thenCompose(f -> f))
+        CompletableFuture.supplyAsync(call, work).thenCompose(f -> f)
                 .whenComplete((reply, failure) -> context.runOnContext(v -> {
                     if (failure != null) {
                         Replies.failure(ctx, failure);

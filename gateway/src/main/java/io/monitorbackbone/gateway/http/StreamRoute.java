@@ -1,8 +1,8 @@
 package io.monitorbackbone.gateway.http;
 
-import io.monitorbackbone.gateway.Lifecycle;
-import io.monitorbackbone.gateway.kafka.LogReader;
 import io.monitorbackbone.gateway.service.DeliveryService;
+import io.monitorbackbone.gateway.service.Log;
+import io.monitorbackbone.gateway.service.Work;
 import io.monitorbackbone.protocol.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Context;
@@ -26,7 +26,10 @@ public class StreamRoute implements Handler<RoutingContext> {
     private static final int PAGE = 100;
 
     @Inject
-    Lifecycle lifecycle;
+    DeliveryService delivery;
+
+    @Inject
+    Work work;
 
     @Override
     public void handle(RoutingContext ctx) {
@@ -35,9 +38,8 @@ public class StreamRoute implements Handler<RoutingContext> {
         String lastEventId = ctx.request().getHeader("Last-Event-ID");
         String cursor = ctx.queryParams().get("cursor");
         Context context = ctx.vertx().getOrCreateContext();
-        lifecycle.ready()
-                .thenCompose(s -> CompletableFuture.supplyAsync(() -> s.delivery().openStream(id, bearer, lastEventId, cursor), lifecycle.work())
-                        .thenApply(stream -> new Open(s.delivery(), stream)))
+        CompletableFuture.supplyAsync(() -> delivery.openStream(id, bearer, lastEventId, cursor), work)
+                .thenApply(stream -> new Open(delivery, stream))
                 .whenComplete((open, failure) -> context.runOnContext(v -> {
                     if (failure != null) {
                         Replies.failure(ctx, failure);
@@ -70,7 +72,7 @@ public class StreamRoute implements Handler<RoutingContext> {
             response.end();
             return;
         }
-        CompletableFuture.supplyAsync(() -> open.delivery().streamRead(open.stream(), from, PAGE), lifecycle.work())
+        CompletableFuture.supplyAsync(() -> open.delivery().streamRead(open.stream(), from, PAGE), work)
                 .whenComplete((page, failure) -> context.runOnContext(v -> {
                     if (response.closed() || response.ended()) {
                         return;
@@ -83,7 +85,7 @@ public class StreamRoute implements Handler<RoutingContext> {
                         response.end("event: error\ndata: " + error + "\n\n");
                         return;
                     }
-                    for (LogReader.Entry e : page.entries()) {
+                    for (Log.Entry e : page.entries()) {
                         response.write("id: " + e.seq() + "\nevent: observation\ndata: "
                                 + e.draft().served(open.stream().subscription().monitor(), e.seq(), false) + "\n\n");
                     }

@@ -1,9 +1,5 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.kafka.Catalog;
-import io.monitorbackbone.gateway.kafka.LogReader;
-import io.monitorbackbone.gateway.kafka.LogWriter;
-import io.monitorbackbone.gateway.kafka.MonitorLog;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.ErrorCode;
@@ -18,6 +14,8 @@ import io.monitorbackbone.protocol.Vocabulary;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -28,21 +26,21 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /** Delivery: pull (with an optional long-poll), ack, and the reads an SSE stream makes. Only ack moves a cursor. */
-public final class DeliveryService {
-    private final Catalog catalog;
-    private final LogReader reader;
-    private final LogWriter writer;
+@ApplicationScoped
+public class DeliveryService {
+    private final Tables tables;
+    private final Log log;
     private final Access access;
     private final Executor work;
     private final Clock clock;
     private final Parking parking;
 
-    public DeliveryService(Catalog catalog, LogReader reader, LogWriter writer, Executor work, Clock clock, Parking parking) {
+    @Inject
+    public DeliveryService(Tables tables, Log log, Work work, Clock clock, Parking parking) {
         this.parking = parking;
-        this.catalog = catalog;
-        this.reader = reader;
-        this.writer = writer;
-        this.access = new Access(catalog, reader);
+        this.tables = tables;
+        this.log = log;
+        this.access = new Access(tables, log);
         this.work = work;
         this.clock = clock;
     }
@@ -51,31 +49,31 @@ public final class DeliveryService {
     public CompletableFuture<Reply> pull(String id, String bearer, PullRequest request) {
         Subscription s = access.authorized(id, bearer);
         Monitor monitor = access.monitorOf(s);
-        MonitorLog log = catalog.log(s.monitor());
+        Tables.Tail tail = tables.tail(s.monitor());
         Filter inline = access.filter(request.inlineFilter(), monitor);
         Access.requireNarrows(monitor, s, inline);
         Filter effective = Access.effectiveFilter(monitor, s, inline);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(request.waitSeconds());
         return CompletableFuture.supplyAsync(() -> readOnce(s, effective, request), work)
                 .thenCompose(page -> page.entries().isEmpty() && request.waitSeconds() > 0
-                        ? parkThenRead(s, effective, request, log, page, deadline)
+                        ? parkThenRead(s, effective, request, tail, page, deadline)
                         : CompletableFuture.completedFuture(page))
                 .thenApplyAsync(page -> deliver(s, monitor, page, request), work);
     }
 
-    private CompletableFuture<LogReader.Page> parkThenRead(Subscription s, Filter effective, PullRequest request,
-                                                          MonitorLog log, LogReader.Page empty, long deadline) {
+    private CompletableFuture<Log.Page> parkThenRead(Subscription s, Filter effective, PullRequest request,
+                                                     Tables.Tail tail, Log.Page empty, long deadline) {
         long remaining = deadline - System.nanoTime();
         if (remaining <= 0 || parking.stopping()) {
             // Time is up, or the process is stopping: the answer is what the pull has, an empty page with its next.
             return CompletableFuture.completedFuture(empty);
         }
-        return parking.appendAfter(log, empty.bounds().head(), Duration.ofNanos(remaining))
+        return parking.appendAfter(tail, empty.bounds().head(), Duration.ofNanos(remaining))
                 .thenCompose(v -> parking.stopping()
                         ? CompletableFuture.completedFuture(empty)
                         : CompletableFuture.supplyAsync(() -> readOnce(s, effective, request), work)
                                 .thenCompose(page -> page.entries().isEmpty()
-                                        ? parkThenRead(s, effective, request, log, page, deadline)
+                                        ? parkThenRead(s, effective, request, tail, page, deadline)
                                         : CompletableFuture.completedFuture(page)));
     }
 
@@ -84,9 +82,9 @@ public final class DeliveryService {
         return parking;
     }
 
-    private LogReader.Page readOnce(Subscription s, Filter effective, PullRequest request) {
+    private Log.Page readOnce(Subscription s, Filter effective, PullRequest request) {
         long start = request.cursor() != null ? request.cursor() : access.cursorOf(s.id()).cursor();
-        LogReader.Page page = reader.read(s.monitor(), start, effective, request.limit(), true);
+        Log.Page page = log.read(s.monitor(), start, effective, request.limit(), true);
         if (!Access.isExpired(start, page.bounds().floor())) {
             return page;
         }
@@ -94,15 +92,15 @@ public final class DeliveryService {
             throw Access.expired(s.monitor(), page.bounds().floor(), start);
         }
         long reset = reset(s, page.bounds());
-        return reader.read(s.monitor(), reset, effective, request.limit(), true);
+        return log.read(s.monitor(), reset, effective, request.limit(), true);
     }
 
     /**
      * A cursor below the floor under {@code reset_policy} earliest or latest moves to the floor or past the head, and a
      * {@code bookmark} row marks where the log picks up again: a replay from the floor ends with it.
      */
-    private long reset(Subscription s, LogReader.Bounds bounds) {
-        synchronized (catalog.lockFor(s.id())) {
+    private long reset(Subscription s, Log.Bounds bounds) {
+        synchronized (tables.lockFor(s.id())) {
             Cursor cursor = access.cursorOf(s.id());
             if (!Access.isExpired(cursor.cursor(), bounds.floor())) {
                 return cursor.cursor();
@@ -110,8 +108,8 @@ public final class DeliveryService {
             long target = "earliest".equals(s.resetPolicy()) ? bounds.floor() : bounds.head() + 1;
             Instant now = clock.instant();
             Cursor moved = cursor.acked(target, Times.format(now));
-            writer.put(Topics.CURSORS, s.id(), moved);
-            catalog.apply(s.id(), moved);
+            tables.put(Topics.CURSORS, s.id(), moved);
+            tables.apply(s.id(), moved);
             ObjectNode payload = Json.object();
             payload.put("subscription", s.id());
             payload.put("reason", "cursor_expired");
@@ -120,14 +118,14 @@ public final class DeliveryService {
             payload.put("retention_floor", bounds.floor());
             payload.put("cursor", target);
             Monitor monitor = access.monitorOf(s);
-            writer.append(s.monitor(), ProtocolRows.row(monitor, Vocabulary.BOOKMARK, SubscriptionService.SWEEP, null, payload, false, now));
+            log.append(s.monitor(), ProtocolRows.row(monitor, Vocabulary.BOOKMARK, SubscriptionService.SWEEP, null, payload, false, now));
             return target;
         }
     }
 
-    private Reply deliver(Subscription s, Monitor monitor, LogReader.Page page, PullRequest request) {
+    private Reply deliver(Subscription s, Monitor monitor, Log.Page page, PullRequest request) {
         Cursor cursor;
-        synchronized (catalog.lockFor(s.id())) {
+        synchronized (tables.lockFor(s.id())) {
             cursor = access.cursorOf(s.id());
             String now = Times.format(clock.instant());
             long newest = page.entries().isEmpty() ? 0 : page.entries().get(page.entries().size() - 1).seq();
@@ -144,16 +142,16 @@ public final class DeliveryService {
                 marked = cursor.pulled(now);
             }
             if (marked != null) {
-                writer.put(Topics.CURSORS, s.id(), marked);
-                catalog.apply(s.id(), marked);
+                tables.put(Topics.CURSORS, s.id(), marked);
+                tables.apply(s.id(), marked);
             }
         }
         long lag = request.cursor() == null || request.cursor() == cursor.cursor()
                 ? page.counted()
-                : reader.read(s.monitor(), cursor.cursor(), Access.effectiveFilter(monitor, s, Filter.ALL), 0, true).counted();
+                : log.read(s.monitor(), cursor.cursor(), Access.effectiveFilter(monitor, s, Filter.ALL), 0, true).counted();
         ArrayNode observations = Json.MAPPER.createArrayNode();
         int redelivered = 0;
-        for (LogReader.Entry e : page.entries()) {
+        for (Log.Entry e : page.entries()) {
             boolean again = cursor.isRedelivery(e.seq());
             redelivered += again ? 1 : 0;
             observations.add(e.draft().served(s.monitor(), e.seq(), again));
@@ -187,9 +185,9 @@ public final class DeliveryService {
     public Reply ack(String id, String bearer, ObjectNode body) {
         Subscription s = access.authorized(id, bearer);
         long requested = nonNegative(body.get("cursor"));
-        synchronized (catalog.lockFor(s.id())) {
+        synchronized (tables.lockFor(s.id())) {
             Cursor cursor = access.cursorOf(s.id());
-            LogReader.Bounds bounds = reader.bounds(s.monitor());
+            Log.Bounds bounds = log.bounds(s.monitor());
             if (requested < cursor.cursor()) {
                 throw ProtocolException.of(ErrorCode.CURSOR_BACKWARDS, "a cursor does not move backwards; use /seek with a reason")
                         .with("cursor", cursor.cursor()).with("requested", requested).with("head", bounds.head());
@@ -197,11 +195,11 @@ public final class DeliveryService {
             long target = Math.min(requested, bounds.head() + 1);
             if (target > cursor.cursor()) {
                 Cursor acked = cursor.acked(target, Times.format(clock.instant()));
-                writer.put(Topics.CURSORS, s.id(), acked);
-                cursor = catalog.apply(s.id(), acked);
+                tables.put(Topics.CURSORS, s.id(), acked);
+                cursor = tables.apply(s.id(), acked);
             }
             Filter effective = Access.effectiveFilter(access.monitorOf(s), s, Filter.ALL);
-            long lag = reader.read(s.monitor(), cursor.cursor(), effective, 0, true).counted();
+            long lag = log.read(s.monitor(), cursor.cursor(), effective, 0, true).counted();
             ObjectNode reply = Json.object();
             reply.put("subscription", s.id());
             reply.put("cursor", cursor.cursor());
@@ -212,7 +210,7 @@ public final class DeliveryService {
     }
 
     /** What an SSE stream needs: the subscription and where it starts. */
-    public record Stream(Subscription subscription, Filter filter, long start, MonitorLog log) {
+    public record Stream(Subscription subscription, Filter filter, long start, Tables.Tail log) {
     }
 
     /** Start: {@code Last-Event-ID} + 1 if given, else {@code cursor}, else the committed cursor. */
@@ -233,12 +231,12 @@ public final class DeliveryService {
             start = access.cursorOf(id).cursor();
         }
         Monitor monitor = access.monitorOf(s);
-        return new Stream(s, Access.effectiveFilter(monitor, s, Filter.ALL), start, catalog.log(s.monitor()));
+        return new Stream(s, Access.effectiveFilter(monitor, s, Filter.ALL), start, tables.tail(s.monitor()));
     }
 
     /** One read of a stream: never marks anything delivered and never commits. */
-    public LogReader.Page streamRead(Stream stream, long from, int limit) {
-        LogReader.Page page = reader.read(stream.subscription().monitor(), from, stream.filter(), limit, false);
+    public Log.Page streamRead(Stream stream, long from, int limit) {
+        Log.Page page = log.read(stream.subscription().monitor(), from, stream.filter(), limit, false);
         if (Access.isExpired(from, page.bounds().floor())) {
             throw Access.expired(stream.subscription().monitor(), page.bounds().floor(), from);
         }

@@ -1,7 +1,5 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.kafka.Catalog;
-import io.monitorbackbone.gateway.kafka.LogWriter;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
@@ -13,6 +11,8 @@ import io.monitorbackbone.protocol.Rules;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -20,16 +20,18 @@ import java.time.Instant;
 import java.util.Map;
 
 /** Publishing: an accepted observation is appended; a refused one is appended too, as evidence, and then refused. */
-public final class PublishService {
+@ApplicationScoped
+public class PublishService {
     static final int RAW_TEXT_LIMIT = 256 * 1024;
 
-    private final Catalog catalog;
-    private final LogWriter writer;
+    private final Tables tables;
+    private final Log log;
     private final Clock clock;
 
-    public PublishService(Catalog catalog, LogWriter writer, Clock clock) {
-        this.catalog = catalog;
-        this.writer = writer;
+    @Inject
+    public PublishService(Tables tables, Log log, Clock clock) {
+        this.tables = tables;
+        this.log = log;
         this.clock = clock;
     }
 
@@ -44,11 +46,11 @@ public final class PublishService {
      * evidence, recorded without its body. Always throws the TOO_LARGE refusal.
      */
     public Reply refuseTooLarge(String monitorId, String bearer, ProtocolException tooLarge, long bytes) {
-        Monitor monitor = catalog.monitor(monitorId);
+        Monitor monitor = tables.monitor(monitorId);
         if (monitor != null && monitor.ownerIs(bearer)) {
             Draft row = ProtocolRows.rejected(monitor, tooLarge, Json.MAPPER.nullNode(), monitor.owner(), null, clock.instant());
             ((ObjectNode) row.data().get("payload")).put("bytes", bytes);
-            tooLarge.with("rejected_seq", writer.append(monitorId, row));
+            tooLarge.with("rejected_seq", log.append(monitorId, row));
         }
         throw tooLarge;
     }
@@ -59,14 +61,14 @@ public final class PublishService {
      * skipped; a repeat that slips through is harmless.
      */
     private void markPublished(String monitorId, Draft draft) {
-        if (draft.subject() != null && !catalog.log(monitorId).publishedRecently(draft.subject())) {
-            writer.putText(io.monitorbackbone.binding.Topics.LEASE_SUBJECTS,
+        if (draft.subject() != null && !tables.tail(monitorId).publishedRecently(draft.subject())) {
+            tables.putText(io.monitorbackbone.binding.Topics.LEASE_SUBJECTS,
                     io.monitorbackbone.protocol.lease.LeaseCommand.key(monitorId, draft.subject()), draft.horizon());
         }
     }
 
     public Reply publish(String monitorId, String bearer, byte[] rawBody) {
-        Monitor monitor = catalog.monitor(monitorId);
+        Monitor monitor = tables.monitor(monitorId);
         if (monitor == null || !monitor.visibleTo(bearer)) {
             throw ProtocolException.of(ErrorCode.NOT_FOUND, "monitor not found");
         }
@@ -86,10 +88,10 @@ public final class PublishService {
             }
             Draft draft = Publications.resolve(monitor, body, now);
             markPublished(monitorId, draft);
-            long seq = writer.append(monitorId, draft);
+            long seq = log.append(monitorId, draft);
             // Reactions are appended before the reply, so an acknowledged publish never lacks the rows its rules owe.
             for (Draft reaction : Rules.reactions(monitor, draft, seq, now)) {
-                writer.append(monitorId, reaction);
+                log.append(monitorId, reaction);
             }
             ObjectNode reply = Json.object();
             reply.set("observation", draft.served(monitorId, seq, false));
@@ -99,7 +101,7 @@ public final class PublishService {
             JsonNode raw = body != null ? body : unparsable(rawBody);
             String actor = body != null && body.path("actor").isTextual() ? body.get("actor").asText() : monitor.owner();
             String subject = body != null && body.path("subject").isTextual() ? body.get("subject").asText() : null;
-            long rejectedSeq = writer.append(monitorId, ProtocolRows.rejected(monitor, refusal, raw, actor, subject, now));
+            long rejectedSeq = log.append(monitorId, ProtocolRows.rejected(monitor, refusal, raw, actor, subject, now));
             throw refusal.with("rejected_seq", rejectedSeq);
         }
     }

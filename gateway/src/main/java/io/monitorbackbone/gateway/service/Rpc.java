@@ -7,6 +7,8 @@ import io.monitorbackbone.protocol.ProtocolException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,14 +24,25 @@ import java.util.function.Supplier;
  * JSON-RPC 2.0 over the same services as REST: one call or a batch, results are the REST bodies, failures carry the
  * REST error object as {@code data} and the numeric code of {@link ErrorCode#rpcCode()}.
  */
-public final class Rpc {
+@ApplicationScoped
+public class Rpc {
     private static final Set<String> ENVELOPE = Set.of("_meta", "bearer");
 
-    private final Services services;
+    private final MonitorService monitors;
+    private final PublishService publish;
+    private final SubscriptionService subscriptions;
+    private final DeliveryService delivery;
+    private final LeaseService leases;
     private final Executor work;
 
-    public Rpc(Services services, Executor work) {
-        this.services = services;
+    @Inject
+    public Rpc(MonitorService monitors, PublishService publish, SubscriptionService subscriptions,
+               DeliveryService delivery, LeaseService leases, Work work) {
+        this.monitors = monitors;
+        this.publish = publish;
+        this.subscriptions = subscriptions;
+        this.delivery = delivery;
+        this.leases = leases;
         this.work = work;
     }
 
@@ -86,9 +99,6 @@ public final class Rpc {
      * REST answer, a refusal fails the future with its {@link ProtocolException}.
      */
     public CompletableFuture<Reply> dispatch(String method, ObjectNode params, String bearer) {
-        MonitorService monitors = services.monitors();
-        SubscriptionService subscriptions = services.subscriptions();
-        DeliveryService delivery = services.delivery();
         return switch (method) {
             case "monitors/discover" -> done(() -> Reply.of(200, Discover.document()));
             case "monitors/list" -> async(() -> monitors.list(bearer));
@@ -98,7 +108,7 @@ public final class Rpc {
             case "monitors/create" -> async(() -> monitors.create(without(params, ENVELOPE), null));
             case "monitors/update", "monitors/pause", "monitors/resume", "monitors/retire" ->
                     async(() -> monitors.configure(monitorId(params), method.substring("monitors/".length()), params, bearer));
-            case "monitors/publish" -> async(() -> services.publish().publish(monitorId(params), bearer,
+            case "monitors/publish" -> async(() -> publish.publish(monitorId(params), bearer,
                     Json.bytes(without(params, Set.of("_meta", "bearer", "id", "monitor")))));
             case "feeds/subscribe" -> async(() -> subscriptions.subscribe(without(params, ENVELOPE), bearer));
             case "feeds/pull" -> async(() -> delivery.pull(subscriptionId(params), bearer, PullRequest.parse(query(params))))
@@ -108,7 +118,7 @@ public final class Rpc {
             case "feeds/renew" -> async(() -> subscriptions.renew(subscriptionId(params), bearer));
             case "feeds/retire" -> async(() -> subscriptions.retire(subscriptionId(params), bearer, params));
             case "leases/claim", "leases/renew", "leases/complete", "leases/release", "leases/reject" -> async(() ->
-                    services.leases().act(subscriptionId(params), bearer, method.substring("leases/".length()), params));
+                    leases.act(subscriptionId(params), bearer, method.substring("leases/".length()), params));
             default -> CompletableFuture.failedFuture(ProtocolException.of(ErrorCode.NOT_FOUND, "unknown method " + method)
                     .with("method", method));
         };

@@ -1,0 +1,45 @@
+package io.monitorbackbone.gateway.kafka;
+
+import io.monitorbackbone.gateway.service.Log;
+import io.monitorbackbone.protocol.Aggregate;
+import io.monitorbackbone.protocol.Draft;
+import io.monitorbackbone.protocol.Filter;
+
+import java.util.Collection;
+import java.util.Map;
+
+/** {@link Log} over the monitors' partitions: appends by the {@link LogWriter}, reads by the {@link LogReader}. */
+final class KafkaLog implements Log {
+    private final LogReader reader;
+    private final LogWriter writer;
+
+    KafkaLog(LogReader reader, LogWriter writer) {
+        this.reader = reader;
+        this.writer = writer;
+    }
+
+    @Override
+    public long append(String monitorId, Draft draft) {
+        return writer.append(monitorId, draft);
+    }
+
+    @Override
+    public Bounds bounds(String monitorId) {
+        return reader.bounds(monitorId);
+    }
+
+    @Override
+    public Map<String, Bounds> bounds(Collection<String> monitorIds) {
+        return reader.bounds(monitorIds);
+    }
+
+    @Override
+    public Page read(String monitorId, long fromSeq, Filter filter, int limit, boolean count) {
+        return reader.read(monitorId, fromSeq, filter, limit, count);
+    }
+
+    @Override
+    public Aggregate foldFrom(String monitorId, Aggregate base, long head, int maxRecords) {
+        return reader.foldFrom(monitorId, base, head, maxRecords);
+    }
+}
