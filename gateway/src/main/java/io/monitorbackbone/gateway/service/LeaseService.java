@@ -24,13 +24,15 @@ public class LeaseService {
     private final Log log;
     private final LeaseDecisions client;
     private final Access access;
+    private final java.time.Clock clock;
 
     @Inject
-    public LeaseService(Tables tables, Log log, LeaseDecisions client) {
+    public LeaseService(Tables tables, Log log, LeaseDecisions client, java.time.Clock clock) {
         this.tables = tables;
         this.log = log;
         this.client = client;
         this.access = new Access(tables, log);
+        this.clock = clock;
     }
 
     public Reply act(String subscriptionId, String bearer, String action, ObjectNode body) {
@@ -56,7 +58,7 @@ public class LeaseService {
      */
     public void releaseHeldBy(Monitor monitor, java.util.Collection<Subscription> holders, String reason) {
         tables.catchUp(io.monitorbackbone.binding.Topics.LEASES);
-        java.time.Instant now = java.time.Instant.now();
+        java.time.Instant now = clock.instant();
         for (io.monitorbackbone.protocol.lease.Lease lease : tables.leasesOf(monitor.id()).values()) {
             for (Subscription holder : holders) {
                 if (lease.heldBy(io.monitorbackbone.protocol.lease.Lease.holderOf(holder.id()), now)) {
