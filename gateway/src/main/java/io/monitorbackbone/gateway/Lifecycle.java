@@ -1,19 +1,10 @@
 package io.monitorbackbone.gateway;
 
-import io.monitorbackbone.gateway.kafka.Catalog;
-import io.monitorbackbone.gateway.kafka.Follower;
-import io.monitorbackbone.gateway.kafka.LeaseClient;
+import io.monitorbackbone.gateway.kafka.KafkaPorts;
 import io.monitorbackbone.gateway.kafka.KafkaRuntime;
-import io.monitorbackbone.gateway.kafka.LogReader;
-import io.monitorbackbone.gateway.kafka.LogWriter;
-import io.monitorbackbone.gateway.service.MonitorService;
-import io.monitorbackbone.gateway.service.PublishService;
-import io.monitorbackbone.gateway.service.AdminService;
-import io.monitorbackbone.gateway.service.DeliveryService;
-import io.monitorbackbone.gateway.service.LeaseService;
-import io.monitorbackbone.gateway.service.Services;
-import io.monitorbackbone.gateway.service.SubscriptionService;
 import io.monitorbackbone.gateway.service.Parking;
+import io.monitorbackbone.gateway.service.SubscriptionService;
+import io.monitorbackbone.gateway.service.Tables;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -22,26 +13,27 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.ObservesAsync;
 import jakarta.inject.Inject;
+import org.apache.kafka.streams.KafkaStreams;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Starts the process's parts in order (ports checked, broker if embedded, tables, follower caught up, services) and
- * stops them in reverse, so the broker outlives every client. Requests that arrive before the services are ready wait
- * for them. The ready line is logged once the HTTP port is bound. When the process stops, parked long-polls are
- * answered and SSE streams ended at once, before the HTTP server waits for what is in flight.
+ * Starts the process's parts in order (ports checked, broker, tables, follower caught up, Streams apps, lease client,
+ * sweeper) and stops them in reverse, so the broker outlives every client. The services are beans over the ports
+ * {@link KafkaPorts} exposes; nothing here wires them. Quarkus opens the HTTP listener only after every
+ * {@link StartupEvent} observer has returned (in 3.33 the socket's build step consumes the start-up event's), so no
+ * request arrives before the Kafka side is ready, and a start that fails never opens the port. The ready line is
+ * logged once the port is bound. When the process stops, parked long-polls are answered and SSE streams ended at once,
+ * before the HTTP server waits for what is in flight.
  */
 @ApplicationScoped
 public class Lifecycle {
     private static final Logger LOGGER = Logger.getLogger(Lifecycle.class);
-    private static final int READERS = 8;
-    /** A create's transaction is open for milliseconds; one open this long at start-up has lost its gateway. */
-    private static final long ABANDONED_CREATE_MS = 5_000;
+    private static final Duration STREAMS_CLOSE = Duration.ofSeconds(10);
 
     @Inject
     GatewayConfig config;
@@ -52,37 +44,41 @@ public class Lifecycle {
     @ConfigProperty(name = "quarkus.http.port")
     int port;
 
-    private final CompletableFuture<Services> ready = new CompletableFuture<>();
-    private final Parking parking = new Parking();
-    private final java.util.concurrent.atomic.AtomicBoolean announced = new java.util.concurrent.atomic.AtomicBoolean();
-    private KafkaRuntime kafka;
-    private Follower follower;
+    @Inject
+    KafkaPorts kafka;
+
+    @Inject
+    Tables tables;
+
+    @Inject
+    SubscriptionService subscriptions;
+
+    @Inject
+    Parking parking;
+
+    @Inject
+    Clock clock;
+
+    private final AtomicBoolean announced = new AtomicBoolean();
+    private volatile boolean ready;
     private Sweeper sweeper;
-    private org.apache.kafka.streams.KafkaStreams leases;
-    private org.apache.kafka.streams.KafkaStreams projector;
-    private LeaseClient leaseClient;
-    private io.monitorbackbone.gateway.kafka.ReaderPool readers;
-    private Executor work;
-    private volatile io.monitorbackbone.gateway.service.StateChanges stateChanges;
+    private KafkaStreams leases;
+    private KafkaStreams projector;
 
     void start(@Observes StartupEvent event) throws Exception {
         StartChecks.portsFree(host, port, config.kafka().bootstrapServers().isEmpty(), config.kafka().port());
         StartChecks.kafkaClientProperties(System.getenv());
-        kafka = KafkaRuntime.start(config, System.getenv());
-        kafka.ensureTables(Follower.tables());
-        kafka.ensureTables(java.util.List.of(io.monitorbackbone.binding.Topics.SWEEPER));
-        // A create this process's broker saw open died with it; with a cluster, another gateway may be mid-create.
-        kafka.fenceAbandonedCreates(kafka.embedded() ? 0 : ABANDONED_CREATE_MS);
+        KafkaRuntime runtime = kafka.startBroker(config, System.getenv());
         // Creates the lease topics it is missing (mp.leases, which the follower reads, exists already as a table).
         leases = io.monitorbackbone.leases.LeaseApp.create(new io.monitorbackbone.leases.LeaseApp.Settings(
-                kafka.clients(), config.data().resolve("streams").resolve("leases-" + port).toAbsolutePath(),
+                runtime.clients(), config.data().resolve("streams").resolve("leases-" + port).toAbsolutePath(),
                 // Static membership: a restarted gateway takes its lease tasks back without waiting out a session.
                 "gateway-" + port, config.kafka().leasePartitions(), config.kafka().replicationFactor(),
                 config.kafka().leaseCommitMs()));
         if (config.hostProjector()) {
             // Folds every monitor's log into mp.state (created above with the tables), which the follower reads.
             projector = io.monitorbackbone.projector.ProjectorApp.create(io.monitorbackbone.projector.ProjectorConfig.hosted(
-                    kafka.clients(), config.data().resolve("streams").resolve("projector-" + port).toAbsolutePath().toString(),
+                    runtime.clients(), config.data().resolve("streams").resolve("projector-" + port).toAbsolutePath().toString(),
                     "gateway-" + port, config.kafka().projectorPartitions(), config.kafka().replicationFactor()));
             projector.setUncaughtExceptionHandler(e -> {
                 LOGGER.error("projector thread failed; replacing it", e);
@@ -90,43 +86,17 @@ public class Lifecycle {
             });
             projector.start();
         }
-        Catalog catalog = new Catalog(config.tailCacheEntries());
-        follower = new Follower(kafka.newFollowerConsumer("mp-follower"), catalog);
-        follower.start().get(60, TimeUnit.SECONDS);
-        Follower tail = follower;
-        KafkaRuntime cluster = kafka;
-        catalog.barrier(table -> tail.awaitApplied(table, cluster.endOffsets(tail.partitionsOf(table)), java.time.Duration.ofSeconds(10)));
-        readers = new io.monitorbackbone.gateway.kafka.ReaderPool(kafka::newReaderConsumer, READERS);
-        LogReader reader = new LogReader(readers, catalog::log, (monitorId, endOffset) -> {
-            org.apache.kafka.common.TopicPartition log = new org.apache.kafka.common.TopicPartition(
-                    io.monitorbackbone.binding.Topics.obs(monitorId), 0);
-            tail.awaitApplied(log.topic(), java.util.Map.of(log, endOffset), java.time.Duration.ofSeconds(10));
-            return catalog.log(monitorId).lastSeq();
-        });
-        LogWriter writer = new LogWriter(kafka.producer());
-        // Quarkus's worker pool, which the REST resources' blocking calls run on too: no pool of the gateway's own.
-        work = io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool();
-        Clock clock = Clock.systemUTC();
-        SubscriptionService subscriptions = new SubscriptionService(catalog, reader, writer, clock);
+        kafka.follow(config.tailCacheEntries());
         leases.start();
-        leaseClient = new LeaseClient(kafka.newConsumer("mp-lease-replies", 10), kafka.producer(),
-                io.monitorbackbone.binding.Topics.LEASE_COMMANDS, io.monitorbackbone.binding.Topics.LEASE_REPLIES);
-        leaseClient.start().get(60, TimeUnit.SECONDS);
-        sweeper = new Sweeper(kafka.newGroupConsumer("mp-sweeper", Sweeper.GROUP), catalog, subscriptions, clock);
+        kafka.startLeaseClient();
+        sweeper = new Sweeper(runtime.newGroupConsumer("mp-sweeper", Sweeper.GROUP), tables, subscriptions, clock);
         sweeper.start();
-        LeaseService leaseService = new LeaseService(catalog, reader, leaseClient);
-        subscriptions.onRetired((s, reason) -> leaseService.releaseHeldBy(catalog.monitor(s.monitor()), java.util.List.of(s), reason));
-        MonitorService monitors = new MonitorService(kafka, catalog, reader,
-                new io.monitorbackbone.gateway.kafka.LogFold(readers), writer, config.registrationToken(), clock);
-        monitors.onRetired(m -> leaseService.releaseHeldBy(m, catalog.subscriptionsOf(m.id()), "monitor retired"));
-        stateChanges = new io.monitorbackbone.gateway.kafka.LogStateChanges(catalog);
-        ready.complete(new Services(
-                monitors,
-                new PublishService(catalog, writer, clock),
-                subscriptions,
-                new DeliveryService(catalog, reader, writer, work, clock, parking),
-                new AdminService(config.adminToken(), kafka, catalog, reader),
-                leaseService));
+        ready = true;
+    }
+
+    /** Whether every part has started: true from before the HTTP port answers until the process stops. */
+    public boolean ready() {
+        return ready;
     }
 
     /**
@@ -137,8 +107,9 @@ public class Lifecycle {
         if (!announced.compareAndSet(false, true)) {
             return;
         }
+        KafkaRuntime runtime = kafka.runtime();
         LOGGER.infof("monitor-backbone ready on http://%s:%d/mp/v0/discover, MCP at http://%s:%d/mcp (Kafka %s%s)", host, port, host, port,
-                kafka.bootstrapServers(), kafka.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
+                runtime.bootstrapServers(), runtime.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
     }
 
     /**
@@ -150,43 +121,22 @@ public class Lifecycle {
     }
 
     void stop(@Observes ShutdownEvent event) {
+        ready = false;
         parking.stop();
         if (sweeper != null) {
             sweeper.close();
         }
         if (leases != null) {
             // A static member that stops without leaving keeps its tasks until its session ends; a clean stop leaves.
-            leases.close(new org.apache.kafka.streams.KafkaStreams.CloseOptions().leaveGroup(true).timeout(java.time.Duration.ofSeconds(10)));
+            leases.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(STREAMS_CLOSE));
         }
         if (projector != null) {
-            projector.close(new org.apache.kafka.streams.KafkaStreams.CloseOptions().leaveGroup(true).timeout(java.time.Duration.ofSeconds(10)));
+            projector.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(STREAMS_CLOSE));
         }
-        if (leaseClient != null) {
-            leaseClient.close();
-        }
-        if (follower != null) {
-            follower.close();
-        }
-        if (readers != null) {
-            readers.close();
-        }
-        if (kafka != null) {
-            kafka.close();
+        boolean started = kafka.runtime() != null;
+        kafka.close();
+        if (started) {
             LOGGER.info("monitor-backbone stopped");
         }
-    }
-
-    public CompletableFuture<Services> ready() {
-        return ready;
-    }
-
-    /** Quarkus's worker pool, for the bindings that hand service calls to an Executor (MCP). */
-    public Executor work() {
-        return work;
-    }
-
-    /** Set before {@link #ready()} completes. */
-    public io.monitorbackbone.gateway.service.StateChanges stateChanges() {
-        return stateChanges;
     }
 }

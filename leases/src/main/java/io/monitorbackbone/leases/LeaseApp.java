@@ -9,6 +9,8 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -27,7 +29,7 @@ import java.util.concurrent.ExecutionException;
  * {@link #create(Settings)} from a process that hosts the leases role beside others.
  */
 public final class LeaseApp {
-    private static final System.Logger LOGGER = System.getLogger(LeaseApp.class.getName());
+    private static final Logger LOGGER = LoggerFactory.getLogger(LeaseApp.class);
     public static final String APPLICATION_ID = "mp-leases";
 
     /**
@@ -96,7 +98,7 @@ public final class LeaseApp {
     /** Creates the topics if missing and returns the app, not yet started; the caller starts and closes it. */
     public static KafkaStreams create(Settings settings) {
         int partitions = ensureTopics(settings);
-        LOGGER.log(System.Logger.Level.INFO, "leases: partitions={0} stateDir={1}", partitions, settings.stateDir());
+        LOGGER.info("leases: partitions={} stateDir={}", partitions, settings.stateDir());
         return new KafkaStreams(
                 LeaseTopology.build(LeaseTopology.Topics.DEFAULT.withPartitions(partitions), LeaseSerdes.json()),
                 config(settings));

@@ -17,6 +17,8 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -30,7 +32,7 @@ import java.util.Objects;
  * {@code mp.leases} entry commit together or not at all.
  */
 final class LeaseProcessor implements Processor<String, LeaseInput, String, LeaseOutput> {
-    private static final System.Logger LOGGER = System.getLogger(LeaseProcessor.class.getName());
+    private static final Logger LOGGER = LoggerFactory.getLogger(LeaseProcessor.class);
     static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
 
     private final String obsPrefix;
@@ -78,7 +80,7 @@ final class LeaseProcessor implements Processor<String, LeaseInput, String, Leas
     private void decide(String key, LeaseState current, LeaseCommand command, Instant now) {
         if (!key.equals(command.key())) {
             // Decided here it would bypass the task that owns its real key: two writers for one lease.
-            LOGGER.log(System.Logger.Level.WARNING, "lease command on the wrong key: key={0} monitor={1} subject={2}",
+            LOGGER.warn("lease command on the wrong key: key={} monitor={} subject={}",
                     key.replace(LeaseCommand.KEY_SEPARATOR, '/'), command.monitor(), command.subject());
             ProtocolException refusal = ProtocolException.of(ErrorCode.INVALID,
                     "lease command keyed by something other than its monitor and subject");

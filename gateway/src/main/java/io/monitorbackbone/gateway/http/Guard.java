@@ -11,8 +11,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import io.monitorbackbone.gateway.Lifecycle;
 import io.monitorbackbone.gateway.rest.Answers;
+import io.monitorbackbone.gateway.service.PublishService;
 
 import java.util.HashSet;
 import java.util.regex.Matcher;
@@ -38,7 +38,7 @@ public class Guard implements Handler<RoutingContext> {
     GatewayConfig config;
 
     @Inject
-    Lifecycle lifecycle;
+    PublishService publishing;
 
     @ConfigProperty(name = "quarkus.http.host")
     String listenHost;
@@ -111,9 +111,8 @@ public class Guard implements Handler<RoutingContext> {
         String bearer = Answers.bearer(ctx.request().getHeader("Authorization"));
         // Recording the refusal completes from Kafka's acknowledgement; the answer is written on the request's context.
         io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
-        lifecycle.ready()
-                .thenCompose(s -> s.publish().refuseTooLarge(monitor, bearer, tooLarge(), bytes))
-                .whenComplete((reply, failure) -> context.runOnContext(v -> Replies.failure(ctx, failure)));
+        io.vertx.core.Future.fromCompletionStage(publishing.refuseTooLarge(monitor, bearer, tooLarge(), bytes), context)
+                .onComplete(done -> Replies.failure(ctx, done.cause()));
     }
 
     static ProtocolException tooLarge() {

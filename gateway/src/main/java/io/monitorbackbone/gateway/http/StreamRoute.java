@@ -1,10 +1,8 @@
 package io.monitorbackbone.gateway.http;
 
-import io.monitorbackbone.gateway.Lifecycle;
-import io.monitorbackbone.gateway.kafka.LogReader;
 import io.monitorbackbone.gateway.service.DeliveryService;
 import io.monitorbackbone.gateway.rest.Answers;
-import io.monitorbackbone.protocol.ErrorCode;
+import io.monitorbackbone.gateway.service.Log;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -29,7 +27,7 @@ public class StreamRoute implements Handler<RoutingContext> {
     private static final int PAGE = 100;
 
     @Inject
-    Lifecycle lifecycle;
+    DeliveryService delivery;
 
     @Override
     public void handle(RoutingContext ctx) {
@@ -39,16 +37,14 @@ public class StreamRoute implements Handler<RoutingContext> {
         String cursor = ctx.queryParams().get("cursor");
         Context context = ctx.vertx().getOrCreateContext();
         // Opening and reading block on Kafka: on a worker thread; each step goes on on the request's context.
-        context.<Open>executeBlocking(() -> {
-            DeliveryService delivery = Answers.services(lifecycle).delivery();
-            return new Open(delivery, delivery.openStream(id, bearer, lastEventId, cursor));
-        }, false).onComplete(opened -> {
-            if (opened.failed()) {
-                Replies.failure(ctx, opened.cause());
-            } else {
-                begin(ctx, context, opened.result());
-            }
-        });
+        context.<Open>executeBlocking(() -> new Open(delivery, delivery.openStream(id, bearer, lastEventId, cursor)), false)
+                .onComplete(opened -> {
+                    if (opened.failed()) {
+                        Replies.failure(ctx, opened.cause());
+                    } else {
+                        begin(ctx, context, opened.result());
+                    }
+                });
     }
 
     private record Open(DeliveryService delivery, DeliveryService.Stream stream) {
@@ -74,7 +70,7 @@ public class StreamRoute implements Handler<RoutingContext> {
             response.end();
             return;
         }
-        context.<LogReader.Page>executeBlocking(() -> open.stream().read(from, PAGE), false)
+        context.<Log.Page>executeBlocking(() -> open.stream().read(from, PAGE), false)
                 .onComplete(read -> {
                     if (response.closed() || response.ended()) {
                         return;
@@ -84,8 +80,8 @@ public class StreamRoute implements Handler<RoutingContext> {
                         response.end("event: error\ndata: " + error + "\n\n");
                         return;
                     }
-                    LogReader.Page page = read.result();
-                    for (LogReader.Entry e : page.entries()) {
+                    Log.Page page = read.result();
+                    for (Log.Entry e : page.entries()) {
                         response.write("id: " + e.seq() + "\nevent: observation\ndata: "
                                 + e.draft().served(open.stream().subscription().monitor(), e.seq(), false) + "\n\n");
                     }

@@ -1,6 +1,7 @@
 package io.monitorbackbone.gateway.kafka;
 
 import io.monitorbackbone.protocol.ServerFault;
+import io.monitorbackbone.gateway.service.LeaseDecisions;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.lease.LeaseCommand;
 import io.monitorbackbone.protocol.lease.LeaseReply;
@@ -27,7 +28,7 @@ import java.util.concurrent.TimeoutException;
  * {@code mp.lease-commands} keyed by (monitor, subject); this gateway reads every reply from
  * {@code mp.lease-replies} (read_committed, from the end at start) and completes the request that carries its id.
  */
-public final class LeaseClient extends ConsumerLoop {
+public final class LeaseClient extends ConsumerLoop implements LeaseDecisions {
     private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(20);
 
     private final KafkaProducer<String, byte[]> producer;
@@ -82,6 +83,7 @@ public final class LeaseClient extends ConsumerLoop {
     }
 
     /** Sends one command and blocks for its answer; a missing answer is a server fault, never a guess. */
+    @Override
     public LeaseReply decide(LeaseCommand command) {
         CompletableFuture<LeaseReply> answer = new CompletableFuture<>();
         pending.put(command.requestId(), answer);

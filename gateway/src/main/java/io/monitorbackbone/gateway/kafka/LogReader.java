@@ -2,6 +2,9 @@ package io.monitorbackbone.gateway.kafka;
 
 import io.monitorbackbone.binding.ObservationCodec;
 import io.monitorbackbone.binding.Topics;
+import io.monitorbackbone.gateway.service.Log.Bounds;
+import io.monitorbackbone.gateway.service.Log.Entry;
+import io.monitorbackbone.gateway.service.Log.Page;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Filter;
 import io.monitorbackbone.protocol.Seq;
@@ -37,30 +40,10 @@ public final class LogReader {
         this.heads = heads;
     }
 
-    /**
-     * @param head  the seq of the monitor's last record
-     * @param floor the first seq still retained
-     * @param end   the log end offset, where a read stops; past {@code head} when transaction markers follow it
-     */
-    public record Bounds(long head, long floor, long end) {
-    }
-
     /** The seq of a monitor's last record, given the log end offset the broker reported. */
     @FunctionalInterface
     public interface Heads {
         long lastRecordSeq(String monitorId, long endOffset);
-    }
-
-    public record Entry(long seq, Draft draft) {
-    }
-
-    /**
-     * @param entries  matching observations from the start, oldest first, at most the limit
-     * @param next     the seq to continue from: everything below it was examined
-     * @param counted  matching observations from the start up to the head, when asked for; a lower bound if
-     *                 {@code countBounded}
-     */
-    public record Page(List<Entry> entries, long next, Bounds bounds, long counted, boolean countBounded) {
     }
 
     public Bounds bounds(String monitorId) {

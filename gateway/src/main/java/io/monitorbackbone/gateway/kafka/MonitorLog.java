@@ -13,7 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link #lastSeq()} cannot miss an append. The log's fold is the projector's ({@code mp.state}); this tail only
  * brings a lagging fold up to the head ({@link #foldOnto}).
  */
-public final class MonitorLog {
+public final class MonitorLog implements io.monitorbackbone.gateway.service.Tables.Tail {
     private volatile long lastSeq;
     private final Set<String> seenTypes = ConcurrentHashMap.newKeySet();
     private volatile CompletableFuture<Void> nextAppend = new CompletableFuture<>();
@@ -87,20 +87,20 @@ public final class MonitorLog {
      * The newest observations from {@code fromSeq} to {@code toSeq}, when this tail holds all of them (it holds a
      * contiguous run, the follower reading the partition in order); null when it does not.
      */
-    synchronized List<LogReader.Entry> tail(long fromSeq, long toSeq) {
+    synchronized List<io.monitorbackbone.gateway.service.Log.Entry> tail(long fromSeq, long toSeq) {
         if (fromSeq > toSeq) {
             return List.of();
         }
         if (tail.isEmpty() || tail.peekFirst().seq() > fromSeq || tail.peekLast().seq() < toSeq) {
             return null;
         }
-        List<LogReader.Entry> out = new java.util.ArrayList<>();
+        List<io.monitorbackbone.gateway.service.Log.Entry> out = new java.util.ArrayList<>();
         for (Tailed e : tail) {
             if (e.seq() > toSeq) {
                 break;
             }
             if (e.seq() >= fromSeq) {
-                out.add(new LogReader.Entry(e.seq(), e.draft()));
+                out.add(new io.monitorbackbone.gateway.service.Log.Entry(e.seq(), e.draft()));
             }
         }
         return out;

@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway.kafka;
 
+import io.monitorbackbone.gateway.service.Log;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Filter;
 
@@ -25,8 +26,8 @@ final class PageScan {
     private final boolean passesEverything;
     private final int limit;
     private final boolean count;
-    private final LogReader.Bounds bounds;
-    private final List<LogReader.Entry> entries = new ArrayList<>();
+    private final Log.Bounds bounds;
+    private final List<Log.Entry> entries = new ArrayList<>();
     private long next;
     private long matched;
     private long examined;
@@ -34,7 +35,7 @@ final class PageScan {
     private boolean pageDone;
     private boolean bounded;
 
-    PageScan(String monitorId, Filter filter, int limit, boolean count, LogReader.Bounds bounds) {
+    PageScan(String monitorId, Filter filter, int limit, boolean count, Log.Bounds bounds) {
         this.monitorId = monitorId;
         this.filter = filter;
         this.passesEverything = filter.passesEverything();
@@ -67,7 +68,7 @@ final class PageScan {
         if (passesEverything || filter.matches(draft.served(monitorId, seq, false))) {
             matched++;
             if (!pageDone) {
-                entries.add(new LogReader.Entry(seq, draft));
+                entries.add(new Log.Entry(seq, draft));
             }
         }
         if (!pageDone && (entries.size() >= limit || examined >= SCAN_LIMIT)) {
@@ -88,7 +89,7 @@ final class PageScan {
         return true;
     }
 
-    LogReader.Page page() {
-        return new LogReader.Page(entries, Math.min(next, bounds.head() + 1), bounds, matched, bounded);
+    Log.Page page() {
+        return new Log.Page(entries, Math.min(next, bounds.head() + 1), bounds, matched, bounded);
     }
 }

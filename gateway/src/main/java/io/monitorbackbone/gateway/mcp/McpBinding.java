@@ -1,8 +1,9 @@
 package io.monitorbackbone.gateway.mcp;
 
-import io.monitorbackbone.gateway.Lifecycle;
+import io.monitorbackbone.gateway.service.MonitorService;
 import io.monitorbackbone.gateway.service.Rpc;
 import io.monitorbackbone.protocol.Failures;
+import io.monitorbackbone.gateway.service.Work;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.mcp.McpAnswers;
@@ -44,12 +45,18 @@ public class McpBinding {
     ResourceTemplateManager templates;
 
     @Inject
-    Lifecycle lifecycle;
+    Rpc rpc;
+
+    @Inject
+    MonitorService monitors;
+
+    @Inject
+    Work work;
 
     @Inject
     CurrentVertxRequest currentRequest;
 
-    /** Before {@link Lifecycle} starts Kafka, so the tool list is complete from the first request on. */
+    /** Before {@code Lifecycle} starts Kafka, so the tool list is complete from the first request on. */
     void register(@Observes @Priority(10) StartupEvent event) {
         for (McpTools.Tool tool : McpTools.all()) {
             tools.newTool(tool.name())
@@ -83,8 +90,7 @@ public class McpBinding {
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(refusal(e));
         }
-        return lifecycle.ready()
-                .thenCompose(s -> new Rpc(s, lifecycle.work()).dispatch(call.method(), call.params(), call.bearer()))
+        return rpc.dispatch(call.method(), call.params(), call.bearer())
                 .handle((reply, failure) -> failure == null ? response(false, reply.body()) : refusal(failure));
     }
 
@@ -123,12 +129,12 @@ public class McpBinding {
                 .setAsyncHandler(args -> {
                     String header = headerBearer();
                     String uri = args.requestUri().value();
-                    return Uni.createFrom().completionStage(() -> lifecycle.ready().thenApplyAsync(s -> {
+                    return Uni.createFrom().completionStage(() -> CompletableFuture.supplyAsync(() -> {
                         io.monitorbackbone.protocol.mcp.MonitorUri ref = io.monitorbackbone.protocol.mcp.MonitorUri.parse(uri);
-                        JsonNode body = MonitorResources.read(s, ref, header);
+                        JsonNode body = MonitorResources.read(monitors, ref, header);
                         return new ResourceResponse(List.of(new TextResourceContents(uri,
                                 new String(Json.bytes(body), StandardCharsets.UTF_8), io.monitorbackbone.protocol.mcp.MonitorUri.MIME_TYPE)));
-                    }, lifecycle.work()).exceptionally(failure -> {
+                    }, work).exceptionally(failure -> {
                         ProtocolException e = Failures.protocolError(failure);
                         throw new McpException(e.getMessage(), McpAnswers.resourceErrorCode(e.code()));
                     }));

@@ -1,6 +1,9 @@
 package io.monitorbackbone.gateway.mcp;
 
-import io.monitorbackbone.gateway.Lifecycle;
+import io.monitorbackbone.gateway.service.MonitorService;
+import io.monitorbackbone.gateway.service.Rpc;
+import io.monitorbackbone.gateway.service.StateChanges;
+import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.mcp.McpAnswers;
@@ -19,7 +22,7 @@ import jakarta.inject.Inject;
 
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * What {@code /mcp} needs before the MCP extension sees a request. It answers {@code resources/list}, {@code resources/read}, {@code resources/subscribe} and
@@ -38,7 +41,11 @@ public class McpRoute {
     private static final int ORDER = -500;
 
     @Inject
-    Lifecycle lifecycle;
+    MonitorService monitors;
+
+    @Inject
+    StateChanges stateChanges;
+
 
     @Inject
     ConnectionManager connections;
@@ -85,30 +92,28 @@ public class McpRoute {
         }
         JsonNode id = message.get("id");
         String headerBearer = bearer(ctx);
-        Function<io.monitorbackbone.gateway.service.Services, JsonNode> work = switch (method) {
-            case "resources/list" -> s -> MonitorResources.listResult(s, headerBearer);
-            case "resources/read" -> s -> {
+        Supplier<JsonNode> call = switch (method) {
+            case "resources/list" -> () -> MonitorResources.listResult(monitors, headerBearer);
+            case "resources/read" -> () -> {
                 io.monitorbackbone.protocol.mcp.MonitorUri ref = io.monitorbackbone.protocol.mcp.MonitorUri.parse(uri);
-                return MonitorResources.readResult(ref, MonitorResources.read(s, ref, headerBearer));
+                return MonitorResources.readResult(ref, MonitorResources.read(monitors, ref, headerBearer));
             };
-            case "resources/subscribe" -> s -> {
+            case "resources/subscribe" -> () -> {
                 io.monitorbackbone.protocol.mcp.MonitorUri ref = io.monitorbackbone.protocol.mcp.MonitorUri.parse(uri);
                 // Subscribing needs what reading needs: a private monitor's changes are as secret as its state.
-                MonitorResources.read(s, ref, headerBearer);
-                subscriptions.subscribe(lifecycle.stateChanges(), connection.id(), uri, ref.monitorId());
+                MonitorResources.read(monitors, ref, headerBearer);
+                subscriptions.subscribe(stateChanges, connection.id(), uri, ref.monitorId());
                 return Json.object();
             };
-            default -> s -> {
+            default -> () -> {
                 subscriptions.unsubscribe(connection.id(), uri);
                 return Json.object();
             };
         };
         io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
-        lifecycle.ready()
-                .thenApplyAsync(work, lifecycle.work())
-                .whenComplete((result, failure) -> context.runOnContext(v ->
-                        answer(ctx, failure == null ? io.monitorbackbone.protocol.JsonRpc.success(id, result)
-                                : McpAnswers.resourceError(id, failure))));
+        context.<JsonNode>executeBlocking(call::get, false)
+                .onComplete(done -> answer(ctx, done.succeeded() ? io.monitorbackbone.protocol.JsonRpc.success(id, done.result())
+                        : McpAnswers.resourceError(id, done.cause())));
     }
 
     /**

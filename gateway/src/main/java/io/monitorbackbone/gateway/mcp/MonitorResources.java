@@ -3,7 +3,7 @@ package io.monitorbackbone.gateway.mcp;
 import io.monitorbackbone.protocol.mcp.MonitorUri;
 
 import io.monitorbackbone.gateway.service.Reply;
-import io.monitorbackbone.gateway.service.Services;
+import io.monitorbackbone.gateway.service.MonitorService;
 import io.monitorbackbone.protocol.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -21,11 +21,11 @@ public final class MonitorResources {
     }
 
     /** The resource's JSON; a monitor the bearer may not see is NOT_FOUND, exactly as over REST. Blocks on Kafka. */
-    public static JsonNode read(Services services, MonitorUri ref, String headerBearer) {
+    public static JsonNode read(MonitorService monitors, MonitorUri ref, String headerBearer) {
         String bearer = ref.bearer(headerBearer);
         Reply reply = ref.state()
-                ? services.monitors().state(ref.monitorId(), bearer)
-                : services.monitors().get(ref.monitorId(), bearer);
+                ? monitors.state(ref.monitorId(), bearer)
+                : monitors.get(ref.monitorId(), bearer);
         return reply.body();
     }
 
@@ -40,10 +40,10 @@ public final class MonitorResources {
     }
 
     /** {@code resources/list}'s result: both resources of every monitor the bearer may see (public ones without). */
-    public static ObjectNode listResult(Services services, String headerBearer) {
+    public static ObjectNode listResult(MonitorService monitors, String headerBearer) {
         ObjectNode result = Json.object();
         ArrayNode resources = result.putArray("resources");
-        for (JsonNode monitor : services.monitors().list(headerBearer).body().path("monitors")) {
+        for (JsonNode monitor : monitors.list(headerBearer).body().path("monitors")) {
             String id = monitor.path("id").asText();
             String name = monitor.path("name").asText(id);
             resources.add(resource(MonitorUri.SCHEME + id + "/definition", id + " definition", name + ": definition",

@@ -1,6 +1,6 @@
 package io.monitorbackbone.gateway.rest;
 
-import io.monitorbackbone.gateway.Lifecycle;
+import io.monitorbackbone.gateway.service.AdminService;
 import io.monitorbackbone.protocol.request.Compact;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -14,19 +14,19 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 @Path(Answers.BASE + "/admin")
 public class AdminResource {
     @Inject
-    Lifecycle lifecycle;
+    AdminService admin;
 
     @GET
     @Path("snapshot")
     @Operation(summary = "What this gateway holds: monitors, subscriptions, leases, counters (admin token)")
     public Response snapshot(@HeaderParam("Authorization") String authorization) {
-        return Answers.reply(Answers.services(lifecycle).admin().snapshot(Answers.bearer(authorization)));
+        return Answers.reply(admin.snapshot(Answers.bearer(authorization)));
     }
 
     @POST
     @Path("compact")
     @Operation(summary = "Drop the observations up to upto_seq of one monitor, or of all (admin token)")
     public Response compact(@HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(Answers.services(lifecycle).admin().compact(Answers.bearer(authorization), Compact.parse(Answers.body(body))));
+        return Answers.reply(admin.compact(Answers.bearer(authorization), Compact.parse(Answers.body(body))));
     }
 }

@@ -1,21 +1,15 @@
 package io.monitorbackbone.gateway.rest;
 
-import io.monitorbackbone.gateway.Lifecycle;
-import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.gateway.service.Reply;
-import io.monitorbackbone.gateway.service.Services;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import jakarta.ws.rs.core.Response;
 
-import java.util.concurrent.ExecutionException;
-
 /**
- * What every resource does around its one service call: the services (waited for while the process starts), the bearer
- * token from {@code Authorization}, the body read as JSON whatever its Content-Type, and the {@link Reply} as a response
- * that is JSON and never cached.
+ * What every resource does around its one service call: the bearer token from {@code Authorization}, the body read as
+ * JSON whatever its Content-Type, and the {@link Reply} as a response that is JSON and never cached.
  */
 public final class Answers {
     /** Where the protocol is served. */
@@ -23,18 +17,6 @@ public final class Answers {
     static final String JSON = "application/json; charset=utf-8";
 
     private Answers() {
-    }
-
-    /** The services; a request that arrives while the process starts waits for them (on a worker thread). */
-    public static Services services(Lifecycle lifecycle) {
-        try {
-            return lifecycle.ready().get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ServerFault("the server is stopping", e);
-        } catch (ExecutionException e) {
-            throw new ServerFault("the server did not start", e.getCause());
-        }
     }
 
     static Response reply(Reply reply) {

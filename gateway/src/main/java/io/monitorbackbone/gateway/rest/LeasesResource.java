@@ -1,6 +1,6 @@
 package io.monitorbackbone.gateway.rest;
 
-import io.monitorbackbone.gateway.Lifecycle;
+import io.monitorbackbone.gateway.service.LeaseService;
 import io.monitorbackbone.protocol.request.LeaseCall;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.HeaderParam;
@@ -20,7 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 @Path(Answers.BASE + "/subscriptions/{id}/leases")
 public class LeasesResource {
     @Inject
-    Lifecycle lifecycle;
+    LeaseService leases;
 
     @POST
     @Path("{action}")
@@ -29,6 +29,6 @@ public class LeasesResource {
                         @Parameter(schema = @Schema(type = SchemaType.STRING,
                                 enumeration = {"claim", "renew", "complete", "release", "reject"})) @PathParam("action") String action,
                         @HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(Answers.services(lifecycle).leases().act(id, Answers.bearer(authorization), LeaseCall.parse(action, Answers.body(body))));
+        return Answers.reply(leases.act(id, Answers.bearer(authorization), LeaseCall.parse(action, Answers.body(body))));
     }
 }

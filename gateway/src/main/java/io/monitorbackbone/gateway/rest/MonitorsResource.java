@@ -1,6 +1,6 @@
 package io.monitorbackbone.gateway.rest;
 
-import io.monitorbackbone.gateway.Lifecycle;
+import io.monitorbackbone.gateway.service.MonitorService;
 import io.monitorbackbone.protocol.Discover;
 import io.monitorbackbone.gateway.service.Reply;
 import io.monitorbackbone.protocol.request.ConfigureMonitor;
@@ -19,7 +19,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 @Path(Answers.BASE)
 public class MonitorsResource {
     @Inject
-    Lifecycle lifecycle;
+    MonitorService monitors;
 
     @GET
     @Path("discover")
@@ -33,21 +33,21 @@ public class MonitorsResource {
     @Operation(summary = "Create a monitor; the answer carries its owner_token, shown once")
     @APIResponse(responseCode = "201", description = "{monitor, owner_token}: the monitor, created")
     public Response create(@HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(Answers.services(lifecycle).monitors().create(CreateMonitor.parse(Answers.body(body)), Answers.bearer(authorization)));
+        return Answers.reply(monitors.create(CreateMonitor.parse(Answers.body(body)), Answers.bearer(authorization)));
     }
 
     @GET
     @Path("monitors")
     @Operation(summary = "The monitors the caller may see")
     public Response list(@HeaderParam("Authorization") String authorization) {
-        return Answers.reply(Answers.services(lifecycle).monitors().list(Answers.bearer(authorization)));
+        return Answers.reply(monitors.list(Answers.bearer(authorization)));
     }
 
     @GET
     @Path("monitors/{id}")
     @Operation(summary = "One monitor's definition")
     public Response get(@PathParam("id") String id, @HeaderParam("Authorization") String authorization) {
-        return Answers.reply(Answers.services(lifecycle).monitors().get(id, Answers.bearer(authorization)));
+        return Answers.reply(monitors.get(id, Answers.bearer(authorization)));
     }
 
     @POST
@@ -55,7 +55,7 @@ public class MonitorsResource {
     @Operation(summary = "Update, pause, resume or retire a monitor (its owner)")
     public Response configure(@PathParam("id") String id, @PathParam("action") String action,
                               @HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(Answers.services(lifecycle).monitors()
+        return Answers.reply(monitors
                 .configure(id, ConfigureMonitor.parse(action, Answers.body(body)), Answers.bearer(authorization)));
     }
 
@@ -63,6 +63,6 @@ public class MonitorsResource {
     @Path("monitors/{id}/state")
     @Operation(summary = "A monitor's computed state")
     public Response state(@PathParam("id") String id, @HeaderParam("Authorization") String authorization) {
-        return Answers.reply(Answers.services(lifecycle).monitors().state(id, Answers.bearer(authorization)));
+        return Answers.reply(monitors.state(id, Answers.bearer(authorization)));
     }
 }

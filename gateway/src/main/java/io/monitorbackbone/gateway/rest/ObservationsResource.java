@@ -1,6 +1,6 @@
 package io.monitorbackbone.gateway.rest;
 
-import io.monitorbackbone.gateway.Lifecycle;
+import io.monitorbackbone.gateway.service.PublishService;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -16,7 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 @Path(Answers.BASE + "/monitors/{id}/observations")
 public class ObservationsResource {
     @Inject
-    Lifecycle lifecycle;
+    PublishService publishing;
 
     @POST
     @Operation(summary = "Publish an observation (the monitor's owner token)")
@@ -25,8 +25,6 @@ public class ObservationsResource {
                                              byte[] body) {
         // Not blocking: runs on the event loop and completes from the producer's acknowledgements.
         String bearer = Answers.bearer(authorization);
-        return lifecycle.ready()
-                .thenCompose(s -> s.publish().publish(id, bearer, Answers.raw(body)))
-                .thenApply(Answers::reply);
+        return publishing.publish(id, bearer, Answers.raw(body)).thenApply(Answers::reply);
     }
 }

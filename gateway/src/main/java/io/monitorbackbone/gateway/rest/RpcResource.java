@@ -1,9 +1,7 @@
 package io.monitorbackbone.gateway.rest;
 
-import io.monitorbackbone.gateway.Lifecycle;
 import io.monitorbackbone.gateway.service.Reply;
 import io.monitorbackbone.gateway.service.Rpc;
-import io.smallrye.mutiny.infrastructure.Infrastructure;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -20,15 +18,14 @@ import java.util.concurrent.CompletionStage;
 @Path(Answers.BASE + "/rpc")
 public class RpcResource {
     @Inject
-    Lifecycle lifecycle;
+    Rpc rpc;
 
     @POST
     @Operation(summary = "A JSON-RPC 2.0 call or batch (monitors/*, feeds/*, leases/*)")
     public CompletionStage<Response> call(@HeaderParam("Authorization") String authorization, byte[] body) {
         String bearer = Answers.bearer(authorization);
         byte[] raw = Answers.raw(body);
-        return lifecycle.ready()
-                .thenCompose(s -> new Rpc(s, Infrastructure.getDefaultWorkerPool()).handle(raw, bearer))
+        return rpc.handle(raw, bearer)
                 .thenApply(answer -> Answers.reply(Reply.of(200, answer)));
     }
 }

@@ -1,6 +1,7 @@
 package io.monitorbackbone.gateway.rest;
 
-import io.monitorbackbone.gateway.Lifecycle;
+import io.monitorbackbone.gateway.service.DeliveryService;
+import io.monitorbackbone.gateway.service.SubscriptionService;
 import io.monitorbackbone.protocol.request.Ack;
 import io.monitorbackbone.protocol.request.Pull;
 import io.smallrye.common.annotation.Blocking;
@@ -31,13 +32,16 @@ import java.util.concurrent.CompletionStage;
 @Path(Answers.BASE + "/subscriptions")
 public class SubscriptionsResource {
     @Inject
-    Lifecycle lifecycle;
+    DeliveryService delivery;
+
+    @Inject
+    SubscriptionService subscriptions;
 
     @POST
     @Operation(summary = "Subscribe a reader to a monitor; the answer carries the subscription's token, shown once")
     @APIResponse(responseCode = "201", description = "{subscription, token}: subscribed")
     public Response subscribe(@HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(Answers.services(lifecycle).subscriptions().subscribe(Subscribe.parse(Answers.body(body)), Answers.bearer(authorization)));
+        return Answers.reply(subscriptions.subscribe(Subscribe.parse(Answers.body(body)), Answers.bearer(authorization)));
     }
 
     /**
@@ -50,7 +54,7 @@ public class SubscriptionsResource {
     @Operation(summary = "Pull from the subscription's cursor (never moves it); ?wait parks until something arrives")
     public CompletionStage<Response> pull(@PathParam("id") String id, @HeaderParam("Authorization") String authorization,
                                           @Context RoutingContext request) {
-        return Answers.services(lifecycle).delivery().pull(id, Answers.bearer(authorization), Pull.fromQuery(query(request)))
+        return delivery.pull(id, Answers.bearer(authorization), Pull.fromQuery(query(request)))
                 .thenApply(Answers::reply);
     }
 
@@ -58,28 +62,28 @@ public class SubscriptionsResource {
     @Path("{id}/ack")
     @Operation(summary = "Acknowledge up to a cursor")
     public Response ack(@PathParam("id") String id, @HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(Answers.services(lifecycle).delivery().ack(id, Answers.bearer(authorization), Ack.parse(Answers.body(body))));
+        return Answers.reply(delivery.ack(id, Answers.bearer(authorization), Ack.parse(Answers.body(body))));
     }
 
     @POST
     @Path("{id}/seek")
     @Operation(summary = "Move the cursor to a seq or a time")
     public Response seek(@PathParam("id") String id, @HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(Answers.services(lifecycle).subscriptions().seek(id, Answers.bearer(authorization), Seek.parse(Answers.body(body))));
+        return Answers.reply(subscriptions.seek(id, Answers.bearer(authorization), Seek.parse(Answers.body(body))));
     }
 
     @POST
     @Path("{id}/renew")
     @Operation(summary = "Renew the subscription before it expires")
     public Response renew(@PathParam("id") String id, @HeaderParam("Authorization") String authorization) {
-        return Answers.reply(Answers.services(lifecycle).subscriptions().renew(id, Answers.bearer(authorization)));
+        return Answers.reply(subscriptions.renew(id, Answers.bearer(authorization)));
     }
 
     @POST
     @Path("{id}/retire")
     @Operation(summary = "Retire the subscription")
     public Response retire(@PathParam("id") String id, @HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(Answers.services(lifecycle).subscriptions().retire(id, Answers.bearer(authorization), RetireSubscription.parse(Answers.body(body))));
+        return Answers.reply(subscriptions.retire(id, Answers.bearer(authorization), RetireSubscription.parse(Answers.body(body))));
     }
 
     /** The query as sent, in its order, each name with all its values. */

@@ -1,7 +1,6 @@
 package io.monitorbackbone.gateway.service;
 
 import io.monitorbackbone.protocol.ServerFault;
-import io.monitorbackbone.gateway.kafka.Catalog;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.ErrorCode;
@@ -19,12 +18,12 @@ import io.monitorbackbone.protocol.Subscription;
  * subscribe, publish and configure.
  */
 final class Access {
-    private final Catalog catalog;
-    private final io.monitorbackbone.gateway.kafka.LogReader reader;
+    private final Tables tables;
+    private final Log log;
 
-    Access(Catalog catalog, io.monitorbackbone.gateway.kafka.LogReader reader) {
-        this.catalog = catalog;
-        this.reader = reader;
+    Access(Tables tables, Log log) {
+        this.tables = tables;
+        this.log = log;
     }
 
     /**
@@ -32,15 +31,15 @@ final class Access {
      * this gateway's tail yet, so a refusal is decided only after the tail has caught up with the log's head.
      */
     io.monitorbackbone.protocol.Filter filter(com.fasterxml.jackson.databind.JsonNode node, Monitor monitor) {
-        io.monitorbackbone.gateway.kafka.MonitorLog log = catalog.log(monitor.id());
+        Tables.Tail tail = tables.tail(monitor.id());
         try {
-            return io.monitorbackbone.protocol.Filter.parse(node, knownTypes(monitor, log));
+            return io.monitorbackbone.protocol.Filter.parse(node, knownTypes(monitor, tail));
         } catch (ProtocolException e) {
             if (e.code() != ErrorCode.INVALID_FILTER) {
                 throw e;
             }
-            reader.bounds(monitor.id()); // returns once this tail has read up to the log's end
-            return io.monitorbackbone.protocol.Filter.parse(node, knownTypes(monitor, log));
+            log.bounds(monitor.id()); // returns once this tail has read up to the log's end
+            return io.monitorbackbone.protocol.Filter.parse(node, knownTypes(monitor, tail));
         }
     }
 
@@ -48,30 +47,30 @@ final class Access {
      * Declared types, those the projector's fold has seen in the whole log, and those in the records this gateway has
      * read; null (no check) once the log carried more types than the fold keeps.
      */
-    private java.util.List<String> knownTypes(Monitor monitor, io.monitorbackbone.gateway.kafka.MonitorLog log) {
-        io.monitorbackbone.protocol.Aggregate folded = catalog.state(monitor.id());
+    private java.util.List<String> knownTypes(Monitor monitor, Tables.Tail tail) {
+        io.monitorbackbone.protocol.Aggregate folded = tables.state(monitor.id());
         if (folded.typesOverflow()) {
             return null;
         }
         java.util.Set<String> seen = new java.util.TreeSet<>(folded.types());
-        seen.addAll(log.seenTypes());
+        seen.addAll(tail.seenTypes());
         return io.monitorbackbone.protocol.Filter.knownTypes(monitor.types(), seen);
     }
 
     /** The monitor, if the bearer may see it; else NOT_FOUND with {@code notFound}, decided after catching up. */
     Monitor visibleMonitor(String id, String bearer, String notFound) {
-        return visibleMonitor(catalog, id, bearer, notFound);
+        return visibleMonitor(tables, id, bearer, notFound);
     }
 
     /**
      * {@link #visibleMonitor(String, String, String)} for a service that reads only the tables (publish, configure):
      * the same check, so a monitor another gateway created a moment ago is found there too.
      */
-    static Monitor visibleMonitor(Catalog catalog, String id, String bearer, String notFound) {
-        Monitor m = catalog.monitor(id);
+    static Monitor visibleMonitor(Tables tables, String id, String bearer, String notFound) {
+        Monitor m = tables.monitor(id);
         if (m == null || !m.visibleTo(bearer)) {
-            catalog.catchUp(Topics.MONITORS);
-            m = catalog.monitor(id);
+            tables.catchUp(Topics.MONITORS);
+            m = tables.monitor(id);
         }
         if (m == null || !m.visibleTo(bearer)) {
             throw ProtocolException.of(ErrorCode.NOT_FOUND, notFound);
@@ -81,10 +80,10 @@ final class Access {
 
     /** The subscription the bearer holds the token of; its cursor view is caught up with every gateway's writes. */
     Subscription authorized(String id, String bearer) {
-        Subscription s = catalog.subscription(id);
+        Subscription s = tables.subscription(id);
         if (s == null || !s.tokenIs(bearer)) {
-            catalog.catchUp(Topics.SUBSCRIPTIONS);
-            s = catalog.subscription(id);
+            tables.catchUp(Topics.SUBSCRIPTIONS);
+            s = tables.subscription(id);
         }
         if (s == null) {
             throw ProtocolException.subscriptionNotFound();
@@ -92,7 +91,7 @@ final class Access {
         if (!s.tokenIs(bearer)) {
             throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "bearer token missing or invalid");
         }
-        catalog.catchUp(Topics.CURSORS);
+        tables.catchUp(Topics.CURSORS);
         if (!s.active()) {
             throw ProtocolException.of(ErrorCode.NOT_FOUND, "subscription retired; re-subscribe to reactivate (cursor kept)")
                     .with("retired", true).with("cursor", cursorOf(id).cursor());
@@ -102,7 +101,7 @@ final class Access {
 
     /** Another replica may have written the subscription a moment before its cursor reached this one's view. */
     Cursor cursorOf(String subscriptionId) {
-        Cursor c = catalog.cursor(subscriptionId);
+        Cursor c = tables.cursor(subscriptionId);
         if (c == null) {
             throw new ServerFault("this gateway has not yet read the subscription's cursor; retry", null);
         }
@@ -110,7 +109,7 @@ final class Access {
     }
 
     Monitor monitorOf(Subscription s) {
-        return catalog.monitor(s.monitor());
+        return tables.monitor(s.monitor());
     }
 
     /** How long a subscription may go without pulling before the sweep retires it. */

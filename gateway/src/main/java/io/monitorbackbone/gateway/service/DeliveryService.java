@@ -1,9 +1,5 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.kafka.Catalog;
-import io.monitorbackbone.gateway.kafka.LogReader;
-import io.monitorbackbone.gateway.kafka.LogWriter;
-import io.monitorbackbone.gateway.kafka.MonitorLog;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.ErrorCode;
@@ -20,6 +16,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,21 +31,21 @@ import java.util.concurrent.TimeUnit;
  * Delivery: pull (with an optional long-poll), ack, and the reads an SSE stream makes, each through the subscription's
  * {@link Feed} opened once per request. Only ack moves a cursor.
  */
-public final class DeliveryService {
-    private final Catalog catalog;
-    private final LogReader reader;
-    private final LogWriter writer;
+@ApplicationScoped
+public class DeliveryService {
+    private final Tables tables;
+    private final Log log;
     private final Feeds feeds;
     private final Executor work;
     private final Clock clock;
     private final Parking parking;
 
-    public DeliveryService(Catalog catalog, LogReader reader, LogWriter writer, Executor work, Clock clock, Parking parking) {
+    @Inject
+    public DeliveryService(Tables tables, Log log, Work work, Clock clock, Parking parking) {
         this.parking = parking;
-        this.catalog = catalog;
-        this.reader = reader;
-        this.writer = writer;
-        this.feeds = new Feeds(catalog, reader, new Access(catalog, reader));
+        this.tables = tables;
+        this.log = log;
+        this.feeds = new Feeds(tables, log, new Access(tables, log));
         this.work = work;
         this.clock = clock;
     }
@@ -65,13 +64,13 @@ public final class DeliveryService {
                 .thenApplyAsync(page -> deliver(feed, page, request), work);
     }
 
-    private CompletableFuture<LogReader.Page> parkThenRead(Feed feed, Pull request, LogReader.Page empty, long deadline) {
+    private CompletableFuture<Log.Page> parkThenRead(Feed feed, Pull request, Log.Page empty, long deadline) {
         long remaining = deadline - System.nanoTime();
         if (remaining <= 0 || parking.stopping()) {
             // Time is up, or the process is stopping: the answer is what the pull has, an empty page with its next.
             return CompletableFuture.completedFuture(empty);
         }
-        return parking.appendAfter(feed.log(), empty.bounds().head(), Duration.ofNanos(remaining))
+        return parking.appendAfter(feed.tail(), empty.bounds().head(), Duration.ofNanos(remaining))
                 .thenCompose(v -> parking.stopping()
                         ? CompletableFuture.completedFuture(empty)
                         : CompletableFuture.supplyAsync(() -> readOnce(feed, request), work)
@@ -85,10 +84,10 @@ public final class DeliveryService {
         return parking;
     }
 
-    private LogReader.Page readOnce(Feed feed, Pull request) {
+    private Log.Page readOnce(Feed feed, Pull request) {
         Subscription s = feed.subscription();
         long start = Feed.start(request.cursor(), () -> feed.committed().cursor());
-        LogReader.Page page = feed.read(start, request.limit(), true);
+        Log.Page page = feed.read(start, request.limit(), true);
         return switch (Feed.expiry(start, page.bounds().floor(), request.cursor() != null, s.resetPolicy())) {
             case READ -> page;
             case REFUSE -> throw Feed.expired(s.monitor(), page.bounds().floor(), start);
@@ -100,9 +99,9 @@ public final class DeliveryService {
      * A cursor below the floor under {@code reset_policy} earliest or latest moves to the floor or past the head, and a
      * {@code bookmark} row marks where the log picks up again: a replay from the floor ends with it.
      */
-    private long reset(Feed feed, LogReader.Bounds bounds) {
+    private long reset(Feed feed, Log.Bounds bounds) {
         Subscription s = feed.subscription();
-        synchronized (catalog.lockFor(s.id())) {
+        synchronized (tables.lockFor(s.id())) {
             Cursor cursor = feed.committed();
             if (!Feed.isExpired(cursor.cursor(), bounds.floor())) {
                 return cursor.cursor();
@@ -110,8 +109,8 @@ public final class DeliveryService {
             long target = Feed.resetTarget(s.resetPolicy(), bounds);
             Instant now = clock.instant();
             Cursor moved = cursor.acked(target, Times.format(now));
-            writer.put(Topics.CURSORS, s.id(), moved);
-            catalog.apply(s.id(), moved);
+            tables.put(Topics.CURSORS, s.id(), moved);
+            tables.apply(s.id(), moved);
             ObjectNode payload = Json.object();
             payload.put("subscription", s.id());
             payload.put("reason", "cursor_expired");
@@ -119,16 +118,16 @@ public final class DeliveryService {
             payload.put("requested", cursor.cursor());
             payload.put("retention_floor", bounds.floor());
             payload.put("cursor", target);
-            writer.append(s.monitor(), ProtocolRows.row(feed.monitor(), Vocabulary.BOOKMARK, SubscriptionService.SWEEP, null, payload, false, now));
+            log.append(s.monitor(), ProtocolRows.row(feed.monitor(), Vocabulary.BOOKMARK, SubscriptionService.SWEEP, null, payload, false, now));
             return target;
         }
     }
 
-    private Reply deliver(Feed feed, LogReader.Page page, Pull request) {
+    private Reply deliver(Feed feed, Log.Page page, Pull request) {
         Subscription s = feed.subscription();
         Monitor monitor = feed.monitor();
         Cursor cursor;
-        synchronized (catalog.lockFor(s.id())) {
+        synchronized (tables.lockFor(s.id())) {
             cursor = feed.committed();
             String now = Times.format(clock.instant());
             long newest = page.entries().isEmpty() ? 0 : page.entries().get(page.entries().size() - 1).seq();
@@ -145,8 +144,8 @@ public final class DeliveryService {
                 marked = cursor.pulled(now);
             }
             if (marked != null) {
-                writer.put(Topics.CURSORS, s.id(), marked);
-                catalog.apply(s.id(), marked);
+                tables.put(Topics.CURSORS, s.id(), marked);
+                tables.apply(s.id(), marked);
             }
         }
         long lag = request.cursor() == null || request.cursor() == cursor.cursor()
@@ -154,7 +153,7 @@ public final class DeliveryService {
                 : feed.lag(cursor.cursor());
         ArrayNode observations = Json.MAPPER.createArrayNode();
         int redelivered = 0;
-        for (LogReader.Entry e : page.entries()) {
+        for (Log.Entry e : page.entries()) {
             boolean again = cursor.isRedelivery(e.seq());
             redelivered += again ? 1 : 0;
             observations.add(e.draft().served(s.monitor(), e.seq(), again));
@@ -189,17 +188,17 @@ public final class DeliveryService {
         Feed feed = feeds.open(id, bearer, null);
         Subscription s = feed.subscription();
         long requested = request.cursor();
-        synchronized (catalog.lockFor(s.id())) {
+        synchronized (tables.lockFor(s.id())) {
             Cursor cursor = feed.committed();
-            LogReader.Bounds bounds = reader.bounds(s.monitor());
+            Log.Bounds bounds = log.bounds(s.monitor());
             if (requested < cursor.cursor()) {
                 throw ProtocolException.cursorBackwards(cursor.cursor(), requested).with("head", bounds.head());
             }
             long target = Math.min(requested, bounds.head() + 1);
             if (target > cursor.cursor()) {
                 Cursor acked = cursor.acked(target, Times.format(clock.instant()));
-                writer.put(Topics.CURSORS, s.id(), acked);
-                cursor = catalog.apply(s.id(), acked);
+                tables.put(Topics.CURSORS, s.id(), acked);
+                cursor = tables.apply(s.id(), acked);
             }
             long lag = feed.lag(cursor.cursor());
             ObjectNode reply = Json.object();
@@ -217,12 +216,12 @@ public final class DeliveryService {
             return feed.subscription();
         }
 
-        public MonitorLog log() {
-            return feed.log();
+        public Tables.Tail log() {
+            return feed.tail();
         }
 
         /** One read of the stream from {@code from}: never marks anything delivered and never commits. */
-        public LogReader.Page read(long from, int limit) {
+        public Log.Page read(long from, int limit) {
             return feed.stream(from, limit);
         }
 

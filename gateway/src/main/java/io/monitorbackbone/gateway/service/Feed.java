@@ -1,7 +1,5 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.kafka.LogReader;
-import io.monitorbackbone.gateway.kafka.MonitorLog;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Filter;
@@ -16,7 +14,7 @@ import java.util.function.LongSupplier;
  * One pull's, SSE stream's or lag count's view of a subscription, opened once per request by {@link Feeds}: the
  * subscription the bearer holds the token of, its monitor, the filters (the monitor's and the subscription's parsed
  * once, an inline one checked to only narrow them) and the log it reads. Pull, stream and lag all read through it;
- * the committed cursor is read from the catalog when asked, since an ack may land while a pull is parked.
+ * the committed cursor is read from the tables when asked, since an ack may land while a pull is parked.
  */
 public final class Feed {
     /** What a start below the retention floor does. */
@@ -33,18 +31,18 @@ public final class Feed {
     private final Monitor monitor;
     private final Filter stored;
     private final Filter filter;
-    private final MonitorLog log;
-    private final LogReader reader;
+    private final Tables.Tail tail;
+    private final Log log;
     private final Access access;
 
-    Feed(Subscription subscription, Monitor monitor, Filter stored, Filter filter, MonitorLog log, LogReader reader,
+    Feed(Subscription subscription, Monitor monitor, Filter stored, Filter filter, Tables.Tail tail, Log log,
          Access access) {
         this.subscription = subscription;
         this.monitor = monitor;
         this.stored = stored;
         this.filter = filter;
+        this.tail = tail;
         this.log = log;
-        this.reader = reader;
         this.access = access;
     }
 
@@ -57,8 +55,8 @@ public final class Feed {
     }
 
     /** The monitor's tail, where a parked pull or an idle stream waits for an append. */
-    public MonitorLog log() {
-        return log;
+    public Tables.Tail tail() {
+        return tail;
     }
 
     /** The effective filter: the monitor's, the subscription's and the inline one, AND-ed. */
@@ -72,18 +70,18 @@ public final class Feed {
     }
 
     /** A page from {@code from} through the effective filter; with {@code count}, what matches on to the head. */
-    LogReader.Page read(long from, int limit, boolean count) {
-        return reader.read(subscription.monitor(), from, filter, limit, count);
+    Log.Page read(long from, int limit, boolean count) {
+        return log.read(subscription.monitor(), from, filter, limit, count);
     }
 
     /** Observations from {@code cursor} to the head that the stored filters pass: the subscription's lag. */
     long lag(long cursor) {
-        return reader.read(subscription.monitor(), cursor, stored, 0, true).counted();
+        return log.read(subscription.monitor(), cursor, stored, 0, true).counted();
     }
 
     /** One read of a stream: never counts, never marks anything delivered, never commits; refused below the floor. */
-    public LogReader.Page stream(long from, int limit) {
-        LogReader.Page page = reader.read(subscription.monitor(), from, filter, limit, false);
+    public Log.Page stream(long from, int limit) {
+        Log.Page page = log.read(subscription.monitor(), from, filter, limit, false);
         if (isExpired(from, page.bounds().floor())) {
             throw expired(subscription.monitor(), page.bounds().floor(), from);
         }
@@ -162,7 +160,7 @@ public final class Feed {
     }
 
     /** Where an expired cursor moves: the floor under {@code earliest}, one past the head under {@code latest}. */
-    static long resetTarget(String resetPolicy, LogReader.Bounds bounds) {
+    static long resetTarget(String resetPolicy, Log.Bounds bounds) {
         return "earliest".equals(resetPolicy) ? bounds.floor() : bounds.head() + 1;
     }
 

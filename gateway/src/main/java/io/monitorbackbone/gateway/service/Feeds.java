@@ -1,7 +1,5 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.kafka.Catalog;
-import io.monitorbackbone.gateway.kafka.LogReader;
 import io.monitorbackbone.protocol.Filter;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.Subscription;
@@ -9,13 +7,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /** Opens {@link Feed}s: the one place a pull, an ack, a stream or a lag count resolves its subscription and filters. */
 final class Feeds {
-    private final Catalog catalog;
-    private final LogReader reader;
+    private final Tables tables;
+    private final Log log;
     private final Access access;
 
-    Feeds(Catalog catalog, LogReader reader, Access access) {
-        this.catalog = catalog;
-        this.reader = reader;
+    Feeds(Tables tables, Log log, Access access) {
+        this.tables = tables;
+        this.log = log;
         this.access = access;
     }
 
@@ -40,6 +38,6 @@ final class Feeds {
         Filter subscriptionFilter = Filter.parse(s.filter(), null);
         Feed.requireNarrows(inline, s.filter(), subscriptionFilter, monitor.filter(), monitorFilter);
         return new Feed(s, monitor, Feed.effective(monitorFilter, subscriptionFilter, Filter.ALL),
-                Feed.effective(monitorFilter, subscriptionFilter, inline), catalog.log(s.monitor()), reader, access);
+                Feed.effective(monitorFilter, subscriptionFilter, inline), tables.tail(s.monitor()), log, access);
     }
 }

@@ -1,7 +1,5 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.kafka.Catalog;
-import io.monitorbackbone.gateway.kafka.LogWriter;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
@@ -14,6 +12,9 @@ import io.monitorbackbone.protocol.request.Publish;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -28,16 +29,20 @@ import java.util.concurrent.CompletionStage;
  * Publishing: an accepted observation is appended; a refused one is appended too, as evidence, and then refused. No
  * thread waits for Kafka: each answer is a stage completed from the acknowledgements of its writes.
  */
-public final class PublishService {
+@ApplicationScoped
+public class PublishService {
     static final int RAW_TEXT_LIMIT = 256 * 1024;
 
-    private final Catalog catalog;
-    private final LogWriter writer;
+    private final Tables tables;
+    private final Log log;
+    private final Work work;
     private final Clock clock;
 
-    public PublishService(Catalog catalog, LogWriter writer, Clock clock) {
-        this.catalog = catalog;
-        this.writer = writer;
+    @Inject
+    public PublishService(Tables tables, Log log, Work work, Clock clock) {
+        this.tables = tables;
+        this.log = log;
+        this.work = work;
         this.clock = clock;
     }
 
@@ -54,13 +59,13 @@ public final class PublishService {
      */
     public CompletionStage<Reply> refuseTooLarge(String monitorId, String bearer, ProtocolException tooLarge, long bytes) {
         try {
-            Monitor monitor = catalog.monitor(monitorId);
+            Monitor monitor = tables.monitor(monitorId);
             if (monitor == null || !monitor.ownerIs(bearer)) {
                 return CompletableFuture.failedFuture(tooLarge);
             }
             Draft row = ProtocolRows.rejected(monitor, tooLarge, Json.MAPPER.nullNode(), monitor.owner(), null, clock.instant());
             ((ObjectNode) row.data().get("payload")).put("bytes", bytes);
-            return unwrapped(writer.appendAsync(monitorId, row)
+            return unwrapped(log.appendAsync(monitorId, row)
                     .thenCompose(seq -> CompletableFuture.failedFuture(tooLarge.with("rejected_seq", seq))));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
@@ -73,10 +78,10 @@ public final class PublishService {
      * skipped; a repeat that slips through is harmless.
      */
     private CompletableFuture<Void> markPublished(String monitorId, Draft draft) {
-        if (draft.subject() == null || catalog.log(monitorId).publishedRecently(draft.subject())) {
+        if (draft.subject() == null || tables.tail(monitorId).publishedRecently(draft.subject())) {
             return CompletableFuture.completedFuture(null);
         }
-        return writer.putTextAsync(io.monitorbackbone.binding.Topics.LEASE_SUBJECTS,
+        return tables.putTextAsync(io.monitorbackbone.binding.Topics.LEASE_SUBJECTS,
                 io.monitorbackbone.protocol.lease.LeaseCommand.key(monitorId, draft.subject()), draft.horizon());
     }
 
@@ -88,15 +93,14 @@ public final class PublishService {
      */
     public CompletionStage<Reply> publish(String monitorId, String bearer, byte[] rawBody) {
         try {
-            Monitor known = catalog.monitor(monitorId);
+            Monitor known = tables.monitor(monitorId);
             if (known != null && known.visibleTo(bearer)) {
                 return unwrapped(accept(known, monitorId, bearer, rawBody));
             }
             // A miss is decided only after catching up with the monitors table (Access.visibleMonitor), which waits on
             // the broker: on a worker, never on the event loop this publish runs on.
             return unwrapped(CompletableFuture
-                    .supplyAsync(() -> Access.visibleMonitor(catalog, monitorId, bearer, "monitor not found"),
-                            io.smallrye.mutiny.infrastructure.Infrastructure.getDefaultWorkerPool())
+                    .supplyAsync(() -> Access.visibleMonitor(tables, monitorId, bearer, "monitor not found"), work)
                     .thenCompose(monitor -> accept(monitor, monitorId, bearer, rawBody)));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
@@ -124,11 +128,11 @@ public final class PublishService {
             JsonNode raw = body != null ? body : unparsable(rawBody);
             String actor = body != null && body.path("actor").isTextual() ? body.get("actor").asText() : monitor.owner();
             String subject = body != null && body.path("subject").isTextual() ? body.get("subject").asText() : null;
-            return writer.appendAsync(monitorId, ProtocolRows.rejected(monitor, refusal, raw, actor, subject, now))
+            return log.appendAsync(monitorId, ProtocolRows.rejected(monitor, refusal, raw, actor, subject, now))
                     .thenCompose(rejectedSeq -> CompletableFuture.failedFuture(refusal.with("rejected_seq", rejectedSeq)));
         }
         return markPublished(monitorId, draft)
-                .thenCompose(marked -> writer.appendAsync(monitorId, draft))
+                .thenCompose(marked -> log.appendAsync(monitorId, draft))
                 // Reactions are appended before the reply, so an acknowledged publish never lacks the rows its rules owe.
                 .thenCompose(seq -> appendInOrder(monitorId, Rules.reactions(monitor, draft, seq, now)).thenApply(done -> {
                     ObjectNode reply = Json.object();
@@ -142,7 +146,7 @@ public final class PublishService {
     private CompletableFuture<Void> appendInOrder(String monitorId, List<Draft> rows) {
         CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
         for (Draft row : rows) {
-            chain = chain.thenCompose(previous -> writer.appendAsync(monitorId, row).thenApply(seq -> null));
+            chain = chain.thenCompose(previous -> log.appendAsync(monitorId, row).thenApply(seq -> null));
         }
         return chain;
     }

@@ -20,6 +20,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -28,12 +31,23 @@ import java.util.function.Supplier;
  * JSON-RPC 2.0 over the same services as REST: one call or a batch, results are the REST bodies, failures carry the
  * REST error object as {@code data} and the numeric code of {@link ErrorCode#rpcCode()}.
  */
-public final class Rpc {
-    private final Services services;
+@ApplicationScoped
+public class Rpc {
+    private final MonitorService monitors;
+    private final PublishService publish;
+    private final SubscriptionService subscriptions;
+    private final DeliveryService delivery;
+    private final LeaseService leases;
     private final Executor work;
 
-    public Rpc(Services services, Executor work) {
-        this.services = services;
+    @Inject
+    public Rpc(MonitorService monitors, PublishService publish, SubscriptionService subscriptions,
+               DeliveryService delivery, LeaseService leases, Work work) {
+        this.monitors = monitors;
+        this.publish = publish;
+        this.subscriptions = subscriptions;
+        this.delivery = delivery;
+        this.leases = leases;
         this.work = work;
     }
 
@@ -90,9 +104,6 @@ public final class Rpc {
      * REST answer, a refusal fails the future with its {@link ProtocolException}.
      */
     public CompletableFuture<Reply> dispatch(String method, ObjectNode params, String bearer) {
-        MonitorService monitors = services.monitors();
-        SubscriptionService subscriptions = services.subscriptions();
-        DeliveryService delivery = services.delivery();
         RpcCall call = RpcCall.split(method, params, bearer);
         String who = call.bearer();
         ObjectNode body = call.body();
@@ -104,7 +115,7 @@ public final class Rpc {
             case "monitors/create" -> async(() -> monitors.create(CreateMonitor.parse(body), who));
             case "monitors/update", "monitors/pause", "monitors/resume", "monitors/retire" -> async(() ->
                     monitors.configure(call.monitorId(), ConfigureMonitor.parse(call.action(), body), who));
-            case "monitors/publish" -> services.publish().publish(call.monitorId(), who, Json.bytes(body)).toCompletableFuture();
+            case "monitors/publish" -> publish.publish(call.monitorId(), who, Json.bytes(body)).toCompletableFuture();
             case "feeds/subscribe" -> async(() -> subscriptions.subscribe(Subscribe.parse(body), who));
             case "feeds/pull" -> async(() -> delivery.pull(call.subscriptionId(), who, Pull.fromParams(body)))
                     .thenCompose(f -> f);
@@ -113,7 +124,7 @@ public final class Rpc {
             case "feeds/renew" -> async(() -> subscriptions.renew(call.subscriptionId(), who));
             case "feeds/retire" -> async(() -> subscriptions.retire(call.subscriptionId(), who, RetireSubscription.parse(body)));
             case "leases/claim", "leases/renew", "leases/complete", "leases/release", "leases/reject" -> async(() ->
-                    services.leases().act(call.subscriptionId(), who, LeaseCall.parse(call.action(), body)));
+                    leases.act(call.subscriptionId(), who, LeaseCall.parse(call.action(), body)));
             default -> CompletableFuture.failedFuture(ProtocolException.of(ErrorCode.NOT_FOUND, "unknown method " + method)
                     .with("method", method));
         };

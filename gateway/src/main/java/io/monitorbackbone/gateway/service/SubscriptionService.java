@@ -1,8 +1,5 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.kafka.Catalog;
-import io.monitorbackbone.gateway.kafka.LogReader;
-import io.monitorbackbone.gateway.kafka.LogWriter;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.ErrorCode;
@@ -20,33 +17,32 @@ import io.monitorbackbone.protocol.request.Subscribe;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 
 /** A subscription's life: subscribe (and re-key), seek, renew, retire, and retirement by the mute sweep. */
-public final class SubscriptionService {
+@ApplicationScoped
+public class SubscriptionService {
     public static final String SWEEP = "system:sweep";
 
-    private final Catalog catalog;
-    private final LogReader reader;
-    private final LogWriter writer;
+    private final Tables tables;
+    private final Log log;
     private final Access access;
     private final Feeds feeds;
+    private final LeaseService leases;
     private final Clock clock;
-    private volatile java.util.function.BiConsumer<Subscription, String> onRetired = (s, reason) -> { };
 
-    /** What else a retirement does: the leases service releases what the subscription held. */
-    public void onRetired(java.util.function.BiConsumer<Subscription, String> hook) {
-        this.onRetired = hook;
-    }
-
-    public SubscriptionService(Catalog catalog, LogReader reader, LogWriter writer, Clock clock) {
-        this.catalog = catalog;
-        this.reader = reader;
-        this.writer = writer;
-        this.access = new Access(catalog, reader);
-        this.feeds = new Feeds(catalog, reader, access);
+    @Inject
+    public SubscriptionService(Tables tables, Log log, LeaseService leases, Clock clock) {
+        this.tables = tables;
+        this.log = log;
+        this.access = new Access(tables, log);
+        this.feeds = new Feeds(tables, log, access);
+        this.leases = leases;
         this.clock = clock;
     }
 
@@ -56,10 +52,10 @@ public final class SubscriptionService {
         String subscriber = request.subscriber();
         List<String> requested = request.capabilities();
 
-        catalog.catchUp(Topics.SUBSCRIPTIONS);
-        catalog.catchUp(Topics.CURSORS);
-        synchronized (catalog.lockFor(Catalog.readerKey(monitorId, subscriber))) {
-            Subscription existing = catalog.subscriptionOf(monitorId, subscriber);
+        tables.catchUp(Topics.SUBSCRIPTIONS);
+        tables.catchUp(Topics.CURSORS);
+        synchronized (tables.lockFor(Tables.readerKey(monitorId, subscriber))) {
+            Subscription existing = tables.subscriptionOf(monitorId, subscriber);
             boolean owner = monitor.ownerIs(bearer);
             if (existing != null && !owner && !existing.tokenIs(bearer)) {
                 throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "subscriber '" + subscriber
@@ -75,7 +71,7 @@ public final class SubscriptionService {
 
             Instant now = clock.instant();
             String at = Times.format(now);
-            LogReader.Bounds bounds = reader.bounds(monitorId);
+            Log.Bounds bounds = log.bounds(monitorId);
             Cursor previous = existing == null ? null : access.cursorOf(existing.id());
             long from = startCursor(request.from(), bounds, previous);
 
@@ -87,10 +83,10 @@ public final class SubscriptionService {
             Cursor cursor = previous == null ? Cursor.start(from, at) : previous.acked(from, at);
 
             // The cursor first: a subscription whose definition landed without its cursor could never be pulled.
-            writer.put(Topics.CURSORS, id, cursor);
-            cursor = catalog.apply(id, cursor);
-            writer.put(Topics.SUBSCRIPTIONS, id, subscription);
-            catalog.apply(subscription);
+            tables.put(Topics.CURSORS, id, cursor);
+            cursor = tables.apply(id, cursor);
+            tables.put(Topics.SUBSCRIPTIONS, id, subscription);
+            tables.apply(subscription);
 
             ObjectNode payload = Json.object();
             payload.put("subscription", id);
@@ -115,17 +111,17 @@ public final class SubscriptionService {
         long requested = request.cursor();
         String reason = request.reason();
         Monitor monitor = access.monitorOf(s);
-        synchronized (catalog.lockFor(id)) {
+        synchronized (tables.lockFor(id)) {
             Cursor cursor = access.cursorOf(id);
-            LogReader.Bounds bounds = reader.bounds(s.monitor());
+            Log.Bounds bounds = log.bounds(s.monitor());
             if (Feed.isExpired(requested, bounds.floor())) {
                 throw Feed.expired(s.monitor(), bounds.floor(), requested);
             }
             long target = Math.min(requested, bounds.head() + 1);
             Instant now = clock.instant();
             Cursor moved = cursor.seeked(target, Times.format(now));
-            writer.put(Topics.CURSORS, id, moved);
-            catalog.apply(id, moved);
+            tables.put(Topics.CURSORS, id, moved);
+            tables.apply(id, moved);
             ObjectNode payload = Json.object();
             payload.put("subscription", id);
             payload.put("subscriber", s.subscriber());
@@ -155,15 +151,15 @@ public final class SubscriptionService {
     public Reply renew(String id, String bearer) {
         Subscription s = access.authorized(id, bearer);
         Monitor monitor = access.monitorOf(s);
-        synchronized (catalog.lockFor(Catalog.readerKey(s.monitor(), s.subscriber()))) {
+        synchronized (tables.lockFor(Tables.readerKey(s.monitor(), s.subscriber()))) {
             String token = Tokens.mint();
             Subscription renewed = s.rekeyed(Tokens.hash(token));
-            writer.put(Topics.SUBSCRIPTIONS, id, renewed);
-            catalog.apply(renewed);
+            tables.put(Topics.SUBSCRIPTIONS, id, renewed);
+            tables.apply(renewed);
             Instant now = clock.instant();
             Cursor cursor = access.cursorOf(id).pulled(Times.format(now));
-            writer.put(Topics.CURSORS, id, cursor);
-            cursor = catalog.apply(id, cursor);
+            tables.put(Topics.CURSORS, id, cursor);
+            cursor = tables.apply(id, cursor);
             ObjectNode payload = Json.object();
             payload.put("subscription", id);
             payload.put("subscriber", s.subscriber());
@@ -194,21 +190,21 @@ public final class SubscriptionService {
      * subscription's lock, it is no longer due (it pulled, or it is retired already).
      */
     public boolean retireIfMuted(String id, Instant now) {
-        Subscription s = catalog.subscription(id);
-        Cursor cursor = catalog.cursor(id);
+        Subscription s = tables.subscription(id);
+        Cursor cursor = tables.cursor(id);
         if (s == null || !s.active() || cursor == null) {
             return false;
         }
-        long ttl = Access.muteSeconds(s, catalog.monitor(s.monitor()));
+        long ttl = Access.muteSeconds(s, tables.monitor(s.monitor()));
         Instant reference = Times.parseOrNull(cursor.lastPull() != null ? cursor.lastPull() : s.created());
         if (reference == null || !now.isAfter(reference.plusSeconds(ttl))) {
             return false;
         }
         // Due by this view; a pull on another gateway may have landed a moment ago.
-        catalog.catchUp(Topics.CURSORS);
-        catalog.catchUp(Topics.SUBSCRIPTIONS);
-        s = catalog.subscription(id);
-        reference = Times.parseOrNull(catalog.cursor(id).lastPull() != null ? catalog.cursor(id).lastPull() : s.created());
+        tables.catchUp(Topics.CURSORS);
+        tables.catchUp(Topics.SUBSCRIPTIONS);
+        s = tables.subscription(id);
+        reference = Times.parseOrNull(tables.cursor(id).lastPull() != null ? tables.cursor(id).lastPull() : s.created());
         if (!s.active() || !now.isAfter(reference.plusSeconds(ttl))) {
             return false;
         }
@@ -220,11 +216,11 @@ public final class SubscriptionService {
     }
 
     private long retire(Subscription s, String actor, String reason, ObjectNode extra) {
-        synchronized (catalog.lockFor(Catalog.readerKey(s.monitor(), s.subscriber()))) {
-            Subscription current = catalog.subscription(s.id());
+        synchronized (tables.lockFor(Tables.readerKey(s.monitor(), s.subscriber()))) {
+            Subscription current = tables.subscription(s.id());
             Subscription retired = current.retired();
-            writer.put(Topics.SUBSCRIPTIONS, s.id(), retired);
-            catalog.apply(retired);
+            tables.put(Topics.SUBSCRIPTIONS, s.id(), retired);
+            tables.apply(retired);
             ObjectNode payload = Json.object();
             payload.put("subscription", s.id());
             payload.put("subscriber", s.subscriber());
@@ -236,13 +232,13 @@ public final class SubscriptionService {
                 payload.setAll(extra);
             }
             long seq = appendRow(access.monitorOf(s), Vocabulary.SUBSCRIPTION_RETIRED, actor, payload, false, clock.instant());
-            onRetired.accept(current, "subscription retired: " + reason);
+            leases.releaseHeldBy(access.monitorOf(current), List.of(current), "subscription retired: " + reason);
             return seq;
         }
     }
 
     private long appendRow(Monitor monitor, String type, String actor, ObjectNode payload, boolean vouched, Instant now) {
-        return writer.append(monitor.id(), ProtocolRows.row(monitor, type, actor, null, payload,
+        return log.append(monitor.id(), ProtocolRows.row(monitor, type, actor, null, payload,
                 vouched && monitor.attested(), now));
     }
 
@@ -251,7 +247,7 @@ public final class SubscriptionService {
     }
 
     /** Where a subscription starts: {@code head}, {@code earliest}, a seq, or (re-keying) where it already was. */
-    private static long startCursor(Subscribe.From from, LogReader.Bounds bounds, Cursor previous) {
+    private static long startCursor(Subscribe.From from, Log.Bounds bounds, Cursor previous) {
         long current = previous == null ? 0 : previous.cursor();
         if (from == null) {
             return current;
@@ -274,7 +270,7 @@ public final class SubscriptionService {
         String id;
         do {
             id = "sub-" + Tokens.hex(4);
-        } while (catalog.subscription(id) != null);
+        } while (tables.subscription(id) != null);
         return id;
     }
 }

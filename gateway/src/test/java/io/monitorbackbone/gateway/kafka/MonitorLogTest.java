@@ -30,8 +30,8 @@ class MonitorLogTest {
     void theTailAnswersOnlyForRangesItHoldsWhole() {
         MonitorLog log = logOf(4, 10);
 
-        assertThat(log.tail(7, 10)).extracting(LogReader.Entry::seq).containsExactly(7L, 8L, 9L, 10L);
-        assertThat(log.tail(8, 9)).extracting(LogReader.Entry::seq).containsExactly(8L, 9L);
+        assertThat(log.tail(7, 10)).extracting(io.monitorbackbone.gateway.service.Log.Entry::seq).containsExactly(7L, 8L, 9L, 10L);
+        assertThat(log.tail(8, 9)).extracting(io.monitorbackbone.gateway.service.Log.Entry::seq).containsExactly(8L, 9L);
         assertThat(log.tail(6, 10)).as("seq 6 was evicted").isNull();
         assertThat(log.tail(7, 11)).as("seq 11 has not been seen").isNull();
         assertThat(log.tail(11, 10)).as("nothing to read").isEmpty();

@@ -1,8 +1,8 @@
 package io.monitorbackbone.gateway.service;
 
 import io.monitorbackbone.binding.Topics;
-import io.monitorbackbone.gateway.kafka.Catalog;
-import io.monitorbackbone.gateway.kafka.LogWriter;
+import io.monitorbackbone.gateway.service.fake.FakeLog;
+import io.monitorbackbone.gateway.service.fake.FakeTables;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.ProtocolException;
@@ -25,15 +25,15 @@ class AccessTest {
     private final List<String> caughtUp = new ArrayList<>();
 
     /** A catalog whose follower, asked to catch up, reads {@code created} from the monitors table. */
-    private Catalog catalogThatLearns(Monitor created) {
-        Catalog catalog = new Catalog(8);
-        catalog.barrier(table -> {
+    private FakeTables catalogThatLearns(Monitor created) {
+        FakeTables tables = new FakeTables();
+        tables.onCatchUp(table -> {
             caughtUp.add(table);
             if (table.equals(Topics.MONITORS)) {
-                catalog.apply(created);
+                tables.apply(created);
             }
         });
-        return catalog;
+        return tables;
     }
 
     private static ErrorCode refusedWith(Runnable call) {
@@ -53,14 +53,14 @@ class AccessTest {
     @Test
     void aMonitorMissedByThisGatewayIsFoundAfterCatchingUp() {
         Monitor created = Fixtures.monitor("m-new", "private", null, List.of());
-        Catalog catalog = catalogThatLearns(created);
+        FakeTables catalog = catalogThatLearns(created);
         assertThat(Access.visibleMonitor(catalog, "m-new", Fixtures.OWNER_TOKEN, "monitor not found")).isEqualTo(created);
         assertThat(caughtUp).containsExactly(Topics.MONITORS);
     }
 
     @Test
     void aMonitorTheBearerMayNotSeeIsNotFoundEvenAfterCatchingUp() {
-        Catalog catalog = catalogThatLearns(Fixtures.monitor("m-new", "private", null, List.of()));
+        FakeTables catalog = catalogThatLearns(Fixtures.monitor("m-new", "private", null, List.of()));
         assertThatThrownBy(() -> Access.visibleMonitor(catalog, "m-new", "someone-else", "monitor not found"))
                 .isInstanceOfSatisfying(ProtocolException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND);
@@ -73,8 +73,8 @@ class AccessTest {
     void aPublishToAMonitorJustCreatedElsewhereIsDecidedOnThatMonitor() {
         // A public monitor and a bearer that is not its owner: found after catching up, the publish is refused as
         // unauthorised; a publish that never caught up would have answered not found.
-        Catalog catalog = catalogThatLearns(Fixtures.monitor("m-new", "public", null, List.of()));
-        PublishService publish = new PublishService(catalog, new LogWriter(null), Clock.systemUTC());
+        FakeTables catalog = catalogThatLearns(Fixtures.monitor("m-new", "public", null, List.of()));
+        PublishService publish = new PublishService(catalog, new FakeLog(catalog), Runnable::run, Clock.systemUTC());
         assertThat(refusedWith(() -> publish.publish("m-new", "not-the-owner", "{}".getBytes(StandardCharsets.UTF_8))
                 .toCompletableFuture().join()))
                 .isEqualTo(ErrorCode.UNAUTHORIZED);
@@ -83,8 +83,8 @@ class AccessTest {
 
     @Test
     void aConfigureOfAMonitorJustCreatedElsewhereIsDecidedOnThatMonitor() {
-        Catalog catalog = catalogThatLearns(Fixtures.monitor("m-new", "public", null, List.of()));
-        MonitorService monitors = new MonitorService(null, catalog, null, null, null, Optional.empty(), Clock.systemUTC());
+        FakeTables catalog = catalogThatLearns(Fixtures.monitor("m-new", "public", null, List.of()));
+        MonitorService monitors = new MonitorService(null, catalog, new FakeLog(catalog), null, Optional.empty(), Clock.systemUTC());
         assertThat(refusedWith(() -> monitors.configure("m-new",
                 io.monitorbackbone.protocol.request.ConfigureMonitor.parse("pause", Fixtures.object("{}")), "not-the-owner")))
                 .isEqualTo(ErrorCode.UNAUTHORIZED);

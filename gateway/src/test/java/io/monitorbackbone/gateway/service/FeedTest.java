@@ -1,6 +1,6 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.kafka.Catalog;
+import io.monitorbackbone.gateway.service.fake.FakeTables;
 import io.monitorbackbone.gateway.kafka.LogReader;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.ErrorCode;
@@ -32,12 +32,12 @@ class FeedTest {
 
     /** A catalog holding one monitor, one subscription and its cursor, as the follower would have left them. */
     private static Feeds feeds(Monitor monitor, Subscription s, Cursor cursor) {
-        Catalog catalog = new Catalog(8);
-        catalog.apply(monitor);
-        catalog.apply(s);
-        catalog.apply(s.id(), cursor);
-        // No LogReader: every decision under test is made before anything is read.
-        return new Feeds(catalog, null, new Access(catalog, null));
+        FakeTables tables = new FakeTables();
+        tables.apply(monitor);
+        tables.apply(s);
+        tables.apply(s.id(), cursor);
+        // No log: every decision under test is made before anything is read.
+        return new Feeds(tables, null, new Access(tables, null));
     }
 
     @Test
@@ -103,7 +103,7 @@ class FeedTest {
         assertThat(Feed.expiry(4, 5, false, "none")).isEqualTo(Feed.Expiry.REFUSE);
         assertThat(Feed.expiry(4, 5, false, "earliest")).isEqualTo(Feed.Expiry.RESET);
         assertThat(Feed.expiry(4, 5, false, "latest")).isEqualTo(Feed.Expiry.RESET);
-        LogReader.Bounds bounds = new LogReader.Bounds(20, 5, 21);
+        Log.Bounds bounds = new Log.Bounds(20, 5, 21);
         assertThat(Feed.resetTarget("earliest", bounds)).isEqualTo(5);
         assertThat(Feed.resetTarget("latest", bounds)).isEqualTo(21);
         assertThat(Feed.expired("m-1", 5, 4).toJson().toString()).isEqualTo(json("{\"code\":\"CURSOR_EXPIRED\",\"error\":\"cursor below"

@@ -36,8 +36,10 @@ class RpcBatchTest {
         }
     }
 
-    // No services: each call fails inside its task, which is all this test needs from it.
-    private static final Services NONE = new Services(null, null, null, null, null, null);
+    /** No services: each call fails inside its task, which is all this test needs from it. */
+    private static Rpc withoutServices(Executor pool) {
+        return new Rpc(null, null, null, null, null, pool::execute);
+    }
 
     @Test
     void aBatchQueuesOneCallAtATimeOnTheSharedPool() {
@@ -47,7 +49,7 @@ class RpcBatchTest {
             batch.append(i == 0 ? "" : ",").append("{\"jsonrpc\":\"2.0\",\"id\":").append(i)
                     .append(",\"method\":\"feeds/ack\",\"params\":{\"subscription\":\"s\",\"cursor\":1}}");
         }
-        CompletableFuture<JsonNode> answer = new Rpc(NONE, pool).handle(batch.append(']').toString()
+        CompletableFuture<JsonNode> answer = withoutServices(pool).handle(batch.append(']').toString()
                 .getBytes(StandardCharsets.UTF_8), "token");
 
         pool.drain();
@@ -70,7 +72,7 @@ class RpcBatchTest {
             batch.append(i == 0 ? "" : ",").append("{\"jsonrpc\":\"2.0\",\"id\":").append(i)
                     .append(",\"method\":\"feeds/ack\",\"params\":{\"subscription\":\"s\",\"cursor\":1}}");
         }
-        CompletableFuture<JsonNode> answer = new Rpc(NONE, pool).handle(batch.append(']').toString()
+        CompletableFuture<JsonNode> answer = withoutServices(pool).handle(batch.append(']').toString()
                 .getBytes(StandardCharsets.UTF_8), "token");
 
         assertThat(pool.queued).isEmpty();
