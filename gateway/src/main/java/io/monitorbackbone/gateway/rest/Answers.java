@@ -50,6 +50,12 @@ public final class Answers {
         return Json.parseBody(raw(raw));
     }
 
+    /** The POST body {@code http/RawBody} read into the routing context; empty when there was none. */
+    static byte[] raw(io.vertx.ext.web.RoutingContext request) {
+        io.vertx.ext.web.RequestBody body = request.body();
+        return body == null || body.buffer() == null ? new byte[0] : body.buffer().getBytes();
+    }
+
     static byte[] raw(byte[] raw) {
         return raw == null ? new byte[0] : raw;
     }
