@@ -111,8 +111,21 @@ class StartStopIT {
             assertThat(stream.get(30, TimeUnit.SECONDS).body()).startsWith("retry: 3000");
             assertThat(took).as("a stop that waited out its parked requests takes 20 s or more; log:\n" + server.log())
                     .isLessThan(Duration.ofSeconds(15));
-            assertThat(server.log()).doesNotContain(" ERROR ").contains("monitor-backbone stopped");
+            assertThat(server.log()).contains("monitor-backbone stopped");
+            assertThat(ownErrors(server.log())).as("ERROR lines of the server's own code and of Quarkus").isEmpty();
         }
+    }
+
+    /**
+     * The log's ERROR lines except the embedded broker's and the Kafka clients' own ({@code org.apache.kafka.*},
+     * {@code kafka.*}): on a busy machine the broker logs errors of its own (a controller queue that timed out a
+     * heartbeat) that say nothing about how this process stops.
+     */
+    static java.util.List<String> ownErrors(String log) {
+        return log.lines()
+                .filter(line -> line.contains(" ERROR "))
+                .filter(line -> !line.matches(".* ERROR +\\[(o\\.a\\.k|k)\\..*"))
+                .toList();
     }
 
     private static void assertStartUpLogNamesOnlyPathsThatAnswer(ServerProcess server) throws Exception {

@@ -235,9 +235,4 @@ public class DeliveryService {
         Feed feed = feeds.open(id, bearer, null);
         return new Stream(feed, Feed.streamStart(lastEventId, cursorParam, () -> feed.committed().cursor()));
     }
-
-    /** A cursor in a body: an integer or a string of digits (what {@link Ack} reads). */
-    static long nonNegative(JsonNode value) {
-        return Ack.cursor(value);
-    }
 }
