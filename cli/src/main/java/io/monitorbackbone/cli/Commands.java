@@ -35,7 +35,7 @@ final class Commands {
         @Override
         public Integer call() {
             MonitorClient api = server.api();
-            ObjectNode body = Json.object().put("cursor", cursor);
+            ObjectNode body = new io.monitorbackbone.protocol.request.Ack(cursor).toJson();
             return Answers.print(spec, api, api.post("subscriptions/" + MonitorClient.segment(subscription) + "/ack", body, server.requiredToken()));
         }
     }

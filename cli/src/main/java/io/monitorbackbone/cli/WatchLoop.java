@@ -152,7 +152,7 @@ final class WatchLoop {
     private Integer ack(long next) throws InterruptedException {
         String path = "subscriptions/" + MonitorClient.segment(subscription) + "/ack";
         while (true) {
-            MonitorClient.Reply reply = request(() -> api.post(path, Json.object().put("cursor", next), token));
+            MonitorClient.Reply reply = request(() -> api.post(path, new io.monitorbackbone.protocol.request.Ack(next).toJson(), token));
             if (reply == null) {
                 if (options.once()) {
                     return Exit.UNREACHABLE;

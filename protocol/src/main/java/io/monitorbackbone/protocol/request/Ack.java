@@ -12,4 +12,9 @@ public record Ack(long cursor) {
     public static Ack parse(ObjectNode body) {
         return new Ack(Fields.cursor(body.get("cursor")));
     }
+
+    /** The body a client sends. */
+    public ObjectNode toJson() {
+        return io.monitorbackbone.protocol.Json.object().put("cursor", cursor);
+    }
 }

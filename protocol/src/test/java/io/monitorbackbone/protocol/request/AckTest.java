@@ -24,6 +24,12 @@ class AckTest {
     }
 
     @Test
+    void whatAClientSendsReadsBackAsTheSameAck() {
+        assertThat(Ack.parse(new Ack(42).toJson())).isEqualTo(new Ack(42));
+        assertThat(new Ack(42).toJson().toString()).isEqualTo("{\"cursor\":42}");
+    }
+
+    @Test
     void anythingElseIsRefusedShowingWhatWasGiven() {
         for (String given : new String[] {"-1", "1.5", "\"-3\"", "\"\"", "null", "true", "[1]", "123456789012345678901"}) {
             assertThatThrownBy(() -> Ack.parse(body("{\"cursor\":" + given + "}")))
