@@ -106,5 +106,9 @@ class ConfiguredServerIT {
         assertThat(snapshot.status()).isEqualTo(404);
         assertThat(compact.status()).isEqualTo(404);
         assertThat(snapshot.json().get("code").asText()).isEqualTo("NOT_FOUND");
+        // A body the endpoint would refuse does not tell that it exists either.
+        Http.Response badBody = http.post("/mp/v0/admin/compact", "{\"upto_seq\":\"soon\"}", null);
+        assertThat(badBody.status()).as(badBody.body()).isEqualTo(404);
+        assertThat(badBody.json().get("error").asText()).isEqualTo("unknown route: POST /mp/v0/admin/compact");
     }
 }

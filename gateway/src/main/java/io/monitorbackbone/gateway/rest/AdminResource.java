@@ -27,6 +27,10 @@ public class AdminResource {
     @Path("compact")
     @Operation(summary = "Drop the observations up to upto_seq of one monitor, or of all (admin token)")
     public Response compact(@HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(admin.compact(Answers.bearer(authorization), Compact.parse(Answers.body(body))));
+        String bearer = Answers.bearer(authorization);
+        // Who may ask comes before the body: without the admin token configured these paths do not exist (404), and
+        // a body error must not tell otherwise.
+        admin.authorize(bearer, AdminService.COMPACT);
+        return Answers.reply(admin.compact(bearer, Compact.parse(Answers.body(body))));
     }
 }

@@ -42,7 +42,14 @@ public class AdminService {
         this.log = log;
     }
 
-    private void authorize(String bearer, String path) {
+    /** The route compact answers on, as an unknown route names it where the admin endpoints are off. */
+    public static final String COMPACT = "POST /mp/v0/admin/compact";
+
+    /**
+     * Refuses unless the admin endpoints are on (an admin token is configured: else 404, as for any unknown route) and
+     * the bearer is the admin token (401).
+     */
+    public void authorize(String bearer, String path) {
         if (adminTokenHash.isEmpty()) {
             throw ProtocolException.unknownRoute(path);
         }
@@ -80,7 +87,7 @@ public class AdminService {
 
     /** Drops every observation with {@code seq <= upto_seq} of one monitor, or of all when none is named. */
     public Reply compact(String bearer, Compact request) {
-        authorize(bearer, "POST /mp/v0/admin/compact");
+        authorize(bearer, COMPACT);
         long upto = request.uptoSeq();
         String only = request.monitor();
         List<String> ids;
