@@ -148,7 +148,36 @@ public final class KafkaRuntime implements AutoCloseable {
         if (fenced > 0) {
             LOGGER.infof("fenced %d create(s) cut short; their retries complete them", fenced);
         }
+        awaitDecidedCreates();
         return fenced;
+    }
+
+    /**
+     * Waits (at most 30 s) until no create's transaction is still being committed or aborted. A create answered 201 just
+     * before a crash has its commit decided but, after the restart, its marker may not be written yet; until it is,
+     * {@code mp.monitors}' last stable offset stays below the definition, so a read of the table right after start-up
+     * would not find a monitor that was acknowledged.
+     */
+    private void awaitDecidedCreates() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        try {
+            while (System.nanoTime() < deadline) {
+                boolean deciding = admin.listTransactions(new org.apache.kafka.clients.admin.ListTransactionsOptions()
+                                .filterStates(List.of(org.apache.kafka.clients.admin.TransactionState.PREPARE_COMMIT,
+                                        org.apache.kafka.clients.admin.TransactionState.PREPARE_ABORT)))
+                        .all().get(30, TimeUnit.SECONDS).stream()
+                        .anyMatch(t -> t.transactionalId().startsWith(CREATE_PREFIX));
+                if (!deciding) {
+                    return;
+                }
+                Thread.sleep(100);
+            }
+            LOGGER.warn("creates were still being committed after 30 s; reads of mp.monitors may lag until they are");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOGGER.warnf("could not look for creates being committed (%s)", e.toString());
+        }
     }
 
     /** Applies a monitor's new retention to its log. */
