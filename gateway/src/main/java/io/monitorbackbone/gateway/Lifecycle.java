@@ -139,7 +139,8 @@ public class Lifecycle {
             return;
         }
         KafkaRuntime runtime = kafka.runtime();
-        LOGGER.infof("monitor-backbone ready on http://%s:%d/mp/v0/discover, MCP at http://%s:%d/mcp (Kafka %s%s)", host, port, host, port,
+        LOGGER.infof("monitor-backbone ready on http://%s:%d/mp/v0/discover, MCP at http://%s:%d/mcp, health and metrics at"
+                        + " http://%s:%d/q/health and /q/metrics (Kafka %s%s)", host, port, host, port, managementHost, managementPort,
                 runtime.bootstrapServers(), runtime.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
     }
 
