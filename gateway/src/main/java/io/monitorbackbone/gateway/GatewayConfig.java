@@ -42,6 +42,13 @@ public interface GatewayConfig {
 
     Http http();
 
+    /**
+     * How long a stopping server keeps answering after its readiness went DOWN, before it wakes parked pulls and
+     * waits for what is in flight: the time a load balancer needs to notice.
+     */
+    @WithDefault("0s")
+    java.time.Duration shutdownDelay();
+
     /** The HTTP listener's connection limits (see {@code http/ConnectionGuard}). */
     interface Http {
         /**

@@ -44,6 +44,12 @@ public class Lifecycle {
     @ConfigProperty(name = "quarkus.http.port")
     int port;
 
+    @ConfigProperty(name = "quarkus.management.host")
+    String managementHost;
+
+    @ConfigProperty(name = "quarkus.management.port")
+    int managementPort;
+
     @Inject
     KafkaPorts kafka;
 
@@ -59,14 +65,19 @@ public class Lifecycle {
     @Inject
     Clock clock;
 
+    @Inject
+    Meters meters;
+
     private final AtomicBoolean announced = new AtomicBoolean();
     private volatile boolean ready;
+    private volatile boolean stopping;
     private Sweeper sweeper;
     private KafkaStreams leases;
     private KafkaStreams projector;
 
     void start(@Observes StartupEvent event) throws Exception {
         StartChecks.portsFree(host, port, config.kafka().bootstrapServers().isEmpty(), config.kafka().port());
+        StartChecks.managementPortFree(managementHost, managementPort);
         StartChecks.kafkaClientProperties(System.getenv());
         KafkaRuntime runtime = kafka.startBroker(config, System.getenv());
         // Creates the lease topics it is missing (mp.leases, which the follower reads, exists already as a table).
@@ -91,12 +102,32 @@ public class Lifecycle {
         kafka.startLeaseClient();
         sweeper = new Sweeper(runtime.newGroupConsumer("mp-sweeper", Sweeper.GROUP), tables, subscriptions, clock);
         sweeper.start();
+        meters.bind(leases, projector);
         ready = true;
     }
 
     /** Whether every part has started: true from before the HTTP port answers until the process stops. */
     public boolean ready() {
         return ready;
+    }
+
+    /** Whether a stop has begun: readiness is DOWN from its first moment. */
+    public boolean stopping() {
+        return stopping;
+    }
+
+    /** The hosted leases app's state; null before it is created. */
+    public KafkaStreams.State leasesState() {
+        return leases == null ? null : leases.state();
+    }
+
+    /** The hosted projector's state; null when this process hosts none (or before it is created). */
+    public KafkaStreams.State projectorState() {
+        return projector == null ? null : projector.state();
+    }
+
+    public boolean hostsProjector() {
+        return config.hostProjector();
     }
 
     /**
@@ -108,21 +139,36 @@ public class Lifecycle {
             return;
         }
         KafkaRuntime runtime = kafka.runtime();
-        LOGGER.infof("monitor-backbone ready on http://%s:%d/mp/v0/discover, MCP at http://%s:%d/mcp (Kafka %s%s)", host, port, host, port,
+        LOGGER.infof("monitor-backbone ready on http://%s:%d/mp/v0/discover, MCP at http://%s:%d/mcp, health and metrics at"
+                        + " http://%s:%d/q/health and /q/metrics (Kafka %s%s)", host, port, host, port, managementHost, managementPort,
                 runtime.bootstrapServers(), runtime.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
     }
 
     /**
      * The first thing a stop does (SIGINT, SIGTERM), before the HTTP server waits up to quarkus.shutdown.timeout for the
-     * requests in flight: wake every parked pull and stream so that they are answered now, not when their wait ends.
+     * requests in flight: readiness goes DOWN at once, so a load balancer stops sending new requests here; the server
+     * keeps answering for {@code MP_SHUTDOWN_DELAY} (default none) while it notices; then every parked pull and stream
+     * is woken, so that they are answered now, not when their wait ends.
      */
     void stopping(@Observes ShutdownDelayInitiatedEvent event) {
+        stopping = true;
+        Duration delay = config.shutdownDelay();
+        if (!delay.isZero() && !delay.isNegative()) {
+            LOGGER.infof("stopping: readiness is DOWN; still serving for %s (MP_SHUTDOWN_DELAY)", delay);
+            try {
+                Thread.sleep(delay.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         parking.stop();
     }
 
     void stop(@Observes ShutdownEvent event) {
+        stopping = true;
         ready = false;
         parking.stop();
+        meters.close();
         if (sweeper != null) {
             sweeper.close();
         }

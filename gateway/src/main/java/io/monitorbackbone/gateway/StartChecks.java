@@ -28,6 +28,15 @@ final class StartChecks {
         }
     }
 
+    /** The management interface (health and metrics) listens on a port of its own. */
+    static void managementPortFree(String host, int port) {
+        if (port > 0 && !free(host, port)) {
+            throw refused("monitor-backbone cannot start: management port " + port + " on " + host
+                    + " (health and metrics) is already in use (is another server running?); choose another with"
+                    + " MP_MANAGEMENT_PORT or ./mp serve --management-port");
+        }
+    }
+
     /** The Kafka client properties passed through ({@code MP_KAFKA_*}): one the server sets per client is refused. */
     static void kafkaClientProperties(java.util.Map<String, String> env) {
         try {

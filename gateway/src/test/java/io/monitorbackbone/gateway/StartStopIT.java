@@ -62,6 +62,20 @@ class StartStopIT {
     }
 
     @Test
+    void aTakenManagementPortIsOneClearLineBeforeAnythingStarts(@TempDir Path data) throws Exception {
+        try (ServerSocket taken = listener()) {
+            Run run = runJar(data, FreePorts.next(), FreePorts.next(),
+                    java.util.Map.of("MP_MANAGEMENT_PORT", String.valueOf(taken.getLocalPort())));
+
+            assertThat(run.exit()).as(run.output()).isNotZero();
+            assertThat(run.output()).contains("management port " + taken.getLocalPort()).contains("MP_MANAGEMENT_PORT")
+                    .contains("already in use").doesNotContain("ready on");
+            assertShortWithoutStackTrace(run.output());
+            assertThat(data.resolve("kafka")).as("nothing started before the check").doesNotExist();
+        }
+    }
+
+    @Test
     void aTakenKafkaPortIsOneClearLine(@TempDir Path data) throws Exception {
         try (ServerSocket taken = listener()) {
             Run run = runJar(data, FreePorts.next(), taken.getLocalPort());
@@ -176,6 +190,7 @@ class StartStopIT {
         builder.environment().put("MP_PORT", String.valueOf(port));
         builder.environment().put("MP_KAFKA_PORT", String.valueOf(kafkaPort));
         builder.environment().put("MP_DATA", data.toString());
+        builder.environment().put("MP_MANAGEMENT_PORT", String.valueOf(FreePorts.next()));
         builder.environment().putAll(env);
         Process process = builder.start();
         try {

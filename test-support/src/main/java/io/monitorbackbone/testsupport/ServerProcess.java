@@ -47,11 +47,13 @@ public final class ServerProcess implements AutoCloseable {
     private final Map<String, String> env;
     private final int port;
     private final int kafkaPort;
+    private final int managementPort;
     private final Path logFile;
     private volatile Process process;
 
     private ServerProcess(Path jar, List<String> jvmOptions, List<String> launcher, Map<String, String> env, int port,
-                          int kafkaPort, Path logFile) {
+                          int kafkaPort, int managementPort, Path logFile) {
+        this.managementPort = managementPort;
         this.jar = jar;
         this.jvmOptions = jvmOptions;
         this.launcher = launcher;
@@ -78,6 +80,11 @@ public final class ServerProcess implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /** The management interface: health at {@code /q/health/*}, metrics at {@code /q/metrics}. */
+    public URI managementUri() {
+        return URI.create("http://127.0.0.1:" + managementPort);
     }
 
     /** The port of the server's own embedded broker. */
@@ -267,6 +274,7 @@ public final class ServerProcess implements AutoCloseable {
         private final Map<String, String> env = new LinkedHashMap<>();
         private int port;
         private int kafkaPort;
+        private int managementPort;
 
         private Builder() {
         }
@@ -312,6 +320,12 @@ public final class ServerProcess implements AutoCloseable {
             return this;
         }
 
+        /** Passed as {@code MP_MANAGEMENT_PORT}; defaults to a free port. */
+        public Builder managementPort(int managementPort) {
+            this.managementPort = managementPort;
+            return this;
+        }
+
         /** Launches the server and returns once it answers. */
         public ServerProcess start() {
             Path app = jar != null ? jar : defaultJar();
@@ -320,8 +334,10 @@ public final class ServerProcess implements AutoCloseable {
             }
             int httpPort = port != 0 ? port : FreePorts.next();
             int brokerPort = kafkaPort != 0 || env.containsKey("KAFKA_BOOTSTRAP_SERVERS") ? kafkaPort : FreePorts.next();
+            int management = managementPort != 0 ? managementPort : FreePorts.next();
             Map<String, String> all = new LinkedHashMap<>(env);
             all.put("MP_PORT", String.valueOf(httpPort));
+            all.put("MP_MANAGEMENT_PORT", String.valueOf(management));
             // Never the default ./data, which is the source tree of whichever module runs the test.
             all.putIfAbsent("MP_DATA", BuildDir.resolve("server-data").resolve("server-" + httpPort).toString());
             if (brokerPort != 0) {
@@ -333,7 +349,7 @@ public final class ServerProcess implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            ServerProcess server = new ServerProcess(app, jvmOptions, launcher, Map.copyOf(all), httpPort, brokerPort, logFile);
+            ServerProcess server = new ServerProcess(app, jvmOptions, launcher, Map.copyOf(all), httpPort, brokerPort, management, logFile);
             server.launch();
             return server;
         }

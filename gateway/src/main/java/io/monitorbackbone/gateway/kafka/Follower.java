@@ -43,6 +43,7 @@ public final class Follower extends ConsumerLoop {
     private final Object progress = new Object();
     private long lastFullProgress;
     private final CompletableFuture<Void> caughtUp = new CompletableFuture<>();
+    private volatile long lag;
 
     public Follower(KafkaConsumer<byte[], byte[]> consumer, Catalog catalog) {
         super(consumer, "mp-follower");
@@ -151,10 +152,33 @@ public final class Follower extends ConsumerLoop {
         }
         if (logs == assigned) {
             lastFullProgress = now;
+            lag = currentLag();
         }
         synchronized (progress) {
             progress.notifyAll();
         }
+    }
+
+    /**
+     * Records between this follower's position and the end of what it follows (tables and logs, read committed), as
+     * of its last fetches: no broker call. A partition not fetched yet counts as none.
+     */
+    private long currentLag() {
+        long sum = 0;
+        for (TopicPartition tp : assigned) {
+            sum += consumer.currentLag(tp).orElse(0);
+        }
+        return sum;
+    }
+
+    /** The records this follower is behind, as of its last look (every 100 ms while it runs). */
+    public long lag() {
+        return lag;
+    }
+
+    /** Whether it has read the tables up to where they ended at start. */
+    public boolean caughtUp() {
+        return caughtUp.isDone() && !caughtUp.isCompletedExceptionally();
     }
 
     /**

@@ -80,6 +80,11 @@ public class KafkaPorts {
         client.start().get(60, TimeUnit.SECONDS);
     }
 
+    /** This gateway's tail; null before {@link #follow}. */
+    public Follower follower() {
+        return follower;
+    }
+
     /** The broker and clients; null before {@link #startBroker}. */
     public KafkaRuntime runtime() {
         return runtime;

@@ -39,6 +39,7 @@ public class DeliveryService {
     private final Executor work;
     private final Clock clock;
     private final Parking parking;
+    private Metrics metrics = Metrics.none();
 
     @Inject
     public DeliveryService(Tables tables, Log log, Work work, Clock clock, Parking parking) {
@@ -50,18 +51,29 @@ public class DeliveryService {
         this.clock = clock;
     }
 
+    @Inject
+    void metrics(Metrics metrics) {
+        this.metrics = metrics;
+    }
+
     /**
      * A pull: opens the subscription's feed once, reads at once; with {@code wait}, parks on the monitor's tail until
      * something arrives or time is up.
      */
     public CompletableFuture<Reply> pull(String id, String bearer, Pull request) {
+        long start = metrics.start();
         Feed feed = feeds.open(id, bearer, request.inlineFilter());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(request.waitSeconds());
         return CompletableFuture.supplyAsync(() -> readOnce(feed, request), work)
                 .thenCompose(page -> page.entries().isEmpty() && request.waitSeconds() > 0
                         ? parkThenRead(feed, request, page, deadline)
                         : CompletableFuture.completedFuture(page))
-                .thenApplyAsync(page -> deliver(feed, page, request), work);
+                .thenApplyAsync(page -> deliver(feed, page, request), work)
+                .whenComplete((reply, failure) -> {
+                    if (failure == null) {
+                        metrics.pulled(start);
+                    }
+                });
     }
 
     private CompletableFuture<Log.Page> parkThenRead(Feed feed, Pull request, Log.Page empty, long deadline) {
@@ -206,6 +218,7 @@ public class DeliveryService {
             reply.put("cursor", cursor.cursor());
             reply.put("head", bounds.head());
             reply.put("lag", lag);
+            metrics.acked();
             return Reply.of(200, reply);
         }
     }

@@ -26,6 +26,7 @@ public class LeaseService {
     private final LeaseDecisions client;
     private final Access access;
     private final java.time.Clock clock;
+    private Metrics metrics = Metrics.none();
 
     @Inject
     public LeaseService(Tables tables, Log log, LeaseDecisions client, java.time.Clock clock) {
@@ -36,17 +37,35 @@ public class LeaseService {
         this.clock = clock;
     }
 
+    @Inject
+    void metrics(Metrics metrics) {
+        this.metrics = metrics;
+    }
+
     public Reply act(String subscriptionId, String bearer, LeaseCall call) {
+        long start = metrics.start();
         Subscription s = access.authorized(subscriptionId, bearer);
         Monitor monitor = access.monitorOf(s);
         LeaseCommand command = LeaseCommand.fromRequest(call, monitor, s, monitor.deliveryCountLimitOrDefault(),
                 UUID.randomUUID().toString(), publishedLately(monitor.id(), call.subject()));
         LeaseReply reply = client.decide(command);
+        if ("claim".equals(call.action())) {
+            metrics.leaseClaimed(start, claimResult(reply));
+        }
         ObjectNode answer = reply.body().deepCopy();
         if (reply.eventId() != null && answer.has("seq")) {
             answer.put("seq", seqOf(monitor.id(), reply.eventId(), reply.status()));
         }
         return new Reply(reply.status(), answer, Map.of());
+    }
+
+    /** {@code granted}, or the refusal's code in lower case: a small fixed set, fit for a label. */
+    private static String claimResult(LeaseReply reply) {
+        if (reply.status() / 100 == 2) {
+            return "granted";
+        }
+        com.fasterxml.jackson.databind.JsonNode code = reply.body().path("code");
+        return code.isTextual() ? code.asText().toLowerCase(java.util.Locale.ROOT) : "status_" + reply.status();
     }
 
     /**

@@ -37,6 +37,7 @@ public class PublishService {
     private final Log log;
     private final Work work;
     private final Clock clock;
+    private Metrics metrics = Metrics.none();
 
     @Inject
     public PublishService(Tables tables, Log log, Work work, Clock clock) {
@@ -44,6 +45,11 @@ public class PublishService {
         this.log = log;
         this.work = work;
         this.clock = clock;
+    }
+
+    @Inject
+    void metrics(Metrics metrics) {
+        this.metrics = metrics;
     }
 
     /** A body that is not JSON is kept as text, cut at 256 KiB: escaping can make text several times longer. */
@@ -58,6 +64,10 @@ public class PublishService {
      * {@code rejected_seq} is acknowledged.
      */
     public CompletionStage<Reply> refuseTooLarge(String monitorId, String bearer, ProtocolException tooLarge, long bytes) {
+        return measured(metrics.start(), refuseUnread(monitorId, bearer, tooLarge, bytes));
+    }
+
+    private CompletionStage<Reply> refuseUnread(String monitorId, String bearer, ProtocolException tooLarge, long bytes) {
         try {
             Monitor monitor = tables.monitor(monitorId);
             if (monitor == null || !monitor.ownerIs(bearer)) {
@@ -92,6 +102,15 @@ public class PublishService {
      * waits in between: each write starts from the previous one's acknowledgement.
      */
     public CompletionStage<Reply> publish(String monitorId, String bearer, byte[] rawBody) {
+        return measured(metrics.start(), publishOnce(monitorId, bearer, rawBody));
+    }
+
+    /** Counted and timed once the answer is known: Kafka acknowledged every row, or the publish was refused. */
+    private CompletionStage<Reply> measured(long start, CompletionStage<Reply> answer) {
+        return answer.whenComplete((reply, failure) -> metrics.published(start, failure));
+    }
+
+    private CompletionStage<Reply> publishOnce(String monitorId, String bearer, byte[] rawBody) {
         try {
             Monitor known = tables.monitor(monitorId);
             if (known != null && known.visibleTo(bearer)) {
