@@ -2,12 +2,11 @@ package io.monitorbackbone.bench;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * The protocol's calls the scenarios make, over one {@link HttpConn}. Setup calls ({@code create}, {@code subscribe})
@@ -17,11 +16,9 @@ final class BenchClient implements Closeable {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String BASE = "/mp/v0";
 
-    record Monitor(String id, String owner) {
-    }
+    record Monitor(String id, String owner) {}
 
-    record Sub(String id, String token) {
-    }
+    record Sub(String id, String token) {}
 
     final HttpConn http;
 
@@ -34,8 +31,13 @@ final class BenchClient implements Closeable {
     }
 
     Monitor create(String id, String capabilities) {
-        JsonNode r = must(http.post(BASE + "/monitors", null, ("{\"id\":\"" + id + "\",\"visibility\":\"public\",\"capabilities\":"
-                + capabilities + "}").getBytes(UTF_8)), "create monitor " + id);
+        JsonNode r = must(
+                http.post(
+                        BASE + "/monitors",
+                        null,
+                        ("{\"id\":\"" + id + "\",\"visibility\":\"public\",\"capabilities\":" + capabilities + "}")
+                                .getBytes(UTF_8)),
+                "create monitor " + id);
         return new Monitor(id, r.get("owner_token").asText());
     }
 
@@ -54,7 +56,8 @@ final class BenchClient implements Closeable {
     Sub subscribe(Monitor m, String subscriber, String capabilities) {
         String body = "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"" + subscriber + "\""
                 + (capabilities == null ? "" : ",\"capabilities\":" + capabilities) + "}";
-        JsonNode r = must(http.post(BASE + "/subscriptions", capabilities == null ? null : m.owner(), body.getBytes(UTF_8)),
+        JsonNode r = must(
+                http.post(BASE + "/subscriptions", capabilities == null ? null : m.owner(), body.getBytes(UTF_8)),
                 "subscribe " + subscriber + " to " + m.id());
         return new Sub(r.at("/subscription/id").asText(), r.get("token").asText());
     }
@@ -64,11 +67,14 @@ final class BenchClient implements Closeable {
     }
 
     HttpConn.Response ack(Sub s, long cursor) {
-        return http.post(BASE + "/subscriptions/" + s.id() + "/ack", s.token(), ("{\"cursor\":" + cursor + "}").getBytes(UTF_8));
+        return http.post(
+                BASE + "/subscriptions/" + s.id() + "/ack", s.token(), ("{\"cursor\":" + cursor + "}").getBytes(UTF_8));
     }
 
     HttpConn.Response claim(Sub s, String subject) {
-        return http.post(BASE + "/subscriptions/" + s.id() + "/leases/claim", s.token(),
+        return http.post(
+                BASE + "/subscriptions/" + s.id() + "/leases/claim",
+                s.token(),
                 ("{\"subject\":\"" + subject + "\"}").getBytes(UTF_8));
     }
 

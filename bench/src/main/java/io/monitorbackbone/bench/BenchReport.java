@@ -1,5 +1,6 @@
 package io.monitorbackbone.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -8,12 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 /** The results as a Markdown section, each number beside the target, and its place in docs/benchmarks.md. */
 final class BenchReport {
-    private BenchReport() {
-    }
+    private BenchReport() {}
 
     static String markdown(JsonNode r) {
         JsonNode m = r.get("machine");
@@ -21,63 +19,143 @@ final class BenchReport {
         List<String> out = new ArrayList<>();
         String id = r.get("id").asText();
         out.add("<!-- bench-run " + id + " -->");
-        out.add("### `./mp bench`" + (r.get("quick").asBoolean() ? " --quick" : "") + ", " + r.get("date").asText()
-                + ", commit " + r.get("commit").asText() + (r.get("dirty").asBoolean() ? " (uncommitted changes)" : ""));
+        out.add("### `./mp bench`" + (r.get("quick").asBoolean() ? " --quick" : "") + ", "
+                + r.get("date").asText() + ", commit " + r.get("commit").asText()
+                + (r.get("dirty").asBoolean() ? " (uncommitted changes)" : ""));
         out.add("");
-        out.add("- Machine: " + m.get("nproc").asInt() + " cores (" + m.get("cpu").asText() + "), " + m.get("memory_gib").asDouble()
-                + " GiB memory, " + m.get("java").asText());
-        out.add("- Load average " + m.get("load_average").asDouble() + " at start, " + r.get("load_average_end").asDouble()
-                + " at end; " + r.get("seconds").asLong() + " s in all");
+        out.add("- Machine: " + m.get("nproc").asInt() + " cores ("
+                + m.get("cpu").asText() + "), " + m.get("memory_gib").asDouble() + " GiB memory, "
+                + m.get("java").asText());
+        out.add("- Load average " + m.get("load_average").asDouble() + " at start, "
+                + r.get("load_average_end").asDouble() + " at end; "
+                + r.get("seconds").asLong() + " s in all");
         out.add("- Server: " + r.get("server").asText());
-        out.add("- Errors: " + (r.get("errors").asLong() == 0 ? "none" : r.get("errors").asLong()
-                + " — this run is not a valid measurement"));
+        out.add("- Errors: "
+                + (r.get("errors").asLong() == 0
+                        ? "none"
+                        : r.get("errors").asLong() + " — this run is not a valid measurement"));
         out.add("");
         out.add("| # | scenario | result | target | met |");
         out.add("| --- | --- | --- | --- | --- |");
-        row(out, s, "1", "sequential publish, 1 connection", x -> ms(x, "p50_ms") + " p50, " + ms(x, "p99_ms") + " p99, "
-                + n(x, "publishes_per_s") + "/s", x -> "p50 ≤ 1 ms", x -> x.get("p50_ms").asDouble() <= 1.0);
+        row(
+                out,
+                s,
+                "1",
+                "sequential publish, 1 connection",
+                x -> ms(x, "p50_ms") + " p50, " + ms(x, "p99_ms") + " p99, " + n(x, "publishes_per_s") + "/s",
+                x -> "p50 ≤ 1 ms",
+                x -> x.get("p50_ms").asDouble() <= 1.0);
         for (String part : List.of("one_monitor", "16_monitors")) {
-            row(out, s, "2", "publish, 16 connections, " + part.replace('_', ' '), x -> n(x.get(part), "requests_per_s") + " obs/s, "
-                    + ms(x.get(part), "p50_ms") + " p50, " + ms(x.get(part), "p99_ms") + " p99",
-                    x -> "≥ 14,000 obs/s", x -> x.get(part).get("requests_per_s").asDouble() >= 14_000);
+            row(
+                    out,
+                    s,
+                    "2",
+                    "publish, 16 connections, " + part.replace('_', ' '),
+                    x -> n(x.get(part), "requests_per_s") + " obs/s, " + ms(x.get(part), "p50_ms") + " p50, "
+                            + ms(x.get(part), "p99_ms") + " p99",
+                    x -> "≥ 14,000 obs/s",
+                    x -> x.get(part).get("requests_per_s").asDouble() >= 14_000);
         }
         for (String limit : List.of("100", "1000")) {
-            row(out, s, "3", "drain " + String.format(Locale.ROOT, "%,d", s.path("3").path("backlog").asLong())
-                            + ", one reader, `limit=" + limit + "`",
+            row(
+                    out,
+                    s,
+                    "3",
+                    "drain "
+                            + String.format(
+                                    Locale.ROOT,
+                                    "%,d",
+                                    s.path("3").path("backlog").asLong()) + ", one reader, `limit=" + limit + "`",
                     x -> n(x.get("limit_" + limit), "observations_per_s") + " obs/s (pages of "
                             + x.get("limit_" + limit).get("largest_page").asInt() + ")",
                     x -> limit.equals("1000") ? "≥ 32,000 obs/s" : "",
-                    x -> limit.equals("1000") ? x.get("limit_" + limit).get("observations_per_s").asDouble() >= 32_000 : null);
+                    x -> limit.equals("1000")
+                            ? x.get("limit_" + limit).get("observations_per_s").asDouble() >= 32_000
+                            : null);
         }
-        row(out, s, "4", "long-poll wake-up after the publish's answer (after it was sent)", x -> ms(x, "after_publish_answered_p50_ms")
-                + " p50, " + ms(x, "after_publish_answered_p99_ms") + " p99 (" + ms(x, "after_publish_sent_p50_ms") + ", "
-                + ms(x, "after_publish_sent_p99_ms") + ")", x -> "p50 ≤ 5 ms", x -> x.get("after_publish_answered_p50_ms").asDouble() <= 5);
+        row(
+                out,
+                s,
+                "4",
+                "long-poll wake-up after the publish's answer (after it was sent)",
+                x -> ms(x, "after_publish_answered_p50_ms")
+                        + " p50, " + ms(x, "after_publish_answered_p99_ms") + " p99 ("
+                        + ms(x, "after_publish_sent_p50_ms") + ", "
+                        + ms(x, "after_publish_sent_p99_ms") + ")",
+                x -> "p50 ≤ 5 ms",
+                x -> x.get("after_publish_answered_p50_ms").asDouble() <= 5);
         for (String part : List.of("one_gateway", "two_gateways")) {
-            row(out, s, "5", "lease claim → reply, " + part.replace('_', ' '), x -> x.get(part).has("skipped")
-                    ? x.get(part).get("skipped").asText() : ms(x.get(part), "p50_ms") + " p50, " + ms(x.get(part), "p99_ms") + " p99",
-                    x -> "p50 ≤ 20 ms", x -> x.get(part).has("skipped") ? null : x.get(part).get("p50_ms").asDouble() <= 20);
+            row(
+                    out,
+                    s,
+                    "5",
+                    "lease claim → reply, " + part.replace('_', ' '),
+                    x -> x.get(part).has("skipped")
+                            ? x.get(part).get("skipped").asText()
+                            : ms(x.get(part), "p50_ms") + " p50, " + ms(x.get(part), "p99_ms") + " p99",
+                    x -> "p50 ≤ 20 ms",
+                    x -> x.get(part).has("skipped")
+                            ? null
+                            : x.get(part).get("p50_ms").asDouble() <= 20);
         }
         for (String what : List.of("publish", "state")) {
-            row(out, s, "6", what + " p50, " + String.format(Locale.ROOT, "%,d", s.path("6").path("small_log").asLong()) + " vs "
-                            + String.format(Locale.ROOT, "%,d", s.path("6").path("big_log").asLong()) + " observations",
+            row(
+                    out,
+                    s,
+                    "6",
+                    what + " p50, "
+                            + String.format(
+                                    Locale.ROOT,
+                                    "%,d",
+                                    s.path("6").path("small_log").asLong()) + " vs "
+                            + String.format(
+                                    Locale.ROOT,
+                                    "%,d",
+                                    s.path("6").path("big_log").asLong()) + " observations",
                     x -> ms(x, what + "_small_p50_ms") + " vs " + ms(x, what + "_big_p50_ms") + " ("
                             + signed(x.get(what + "_p50_change_pct").asDouble()) + "%)",
-                    x -> "≤ +10%", x -> x.get(what + "_p50_change_pct").asDouble() <= 10);
+                    x -> "≤ +10%",
+                    x -> x.get(what + "_p50_change_pct").asDouble() <= 10);
         }
-        row(out, s, "7", "RSS with " + s.path("7").path("monitors").asInt() + " monitors × " + s.path("7").path("subscriptions_per_monitor").asInt()
+        row(
+                out,
+                s,
+                "7",
+                "RSS with " + s.path("7").path("monitors").asInt() + " monitors × "
+                        + s.path("7").path("subscriptions_per_monitor").asInt()
                         + " subscriptions: all-in-one; gateway alone",
-                x -> x.has("skipped") ? x.get("skipped").asText() : x.get("loaded").get("all_in_one_rss_mib").asLong() + " MiB; "
-                        + x.get("loaded").get("gateway_rss_mib").asLong() + " MiB (idle " + x.get("idle").get("all_in_one_rss_mib").asLong()
-                        + "; " + x.get("idle").get("gateway_rss_mib").asLong() + ", after a full GC "
-                        + x.get("loaded_after_full_gc").get("all_in_one_rss_mib").asLong() + "; "
-                        + x.get("loaded_after_full_gc").get("gateway_rss_mib").asLong() + ")",
-                x -> "all-in-one ≤ 1,024 MiB", x -> x.has("skipped") ? null : x.get("loaded").get("all_in_one_rss_mib").asDouble() <= 1024);
-        row(out, s, "8", "raw Kafka producer, same record, `acks=all`: 1 thread waiting; 16 threads waiting; pipelined",
-                x -> x.has("skipped") ? x.get("skipped").asText() : ms(x.get("sync_1_thread"), "p50_ms") + " p50, "
-                        + ms(x.get("sync_1_thread"), "p99_ms") + " p99; " + n(x.get("sync_16_threads"), "records_per_s") + "/s, "
-                        + ms(x.get("sync_16_threads"), "p50_ms") + " p50; " + n(x.get("pipelined"), "records_per_s")
-                        + "/s; scenario 2 (one monitor) is " + x.path("http_to_raw_sync_pct").asDouble() + "% of the first",
-                x -> "the ceiling", x -> null);
+                x -> x.has("skipped")
+                        ? x.get("skipped").asText()
+                        : x.get("loaded").get("all_in_one_rss_mib").asLong() + " MiB; "
+                                + x.get("loaded").get("gateway_rss_mib").asLong() + " MiB (idle "
+                                + x.get("idle").get("all_in_one_rss_mib").asLong()
+                                + "; " + x.get("idle").get("gateway_rss_mib").asLong() + ", after a full GC "
+                                + x.get("loaded_after_full_gc")
+                                        .get("all_in_one_rss_mib")
+                                        .asLong() + "; "
+                                + x.get("loaded_after_full_gc")
+                                        .get("gateway_rss_mib")
+                                        .asLong() + ")",
+                x -> "all-in-one ≤ 1,024 MiB",
+                x -> x.has("skipped")
+                        ? null
+                        : x.get("loaded").get("all_in_one_rss_mib").asDouble() <= 1024);
+        row(
+                out,
+                s,
+                "8",
+                "raw Kafka producer, same record, `acks=all`: 1 thread waiting; 16 threads waiting; pipelined",
+                x -> x.has("skipped")
+                        ? x.get("skipped").asText()
+                        : ms(x.get("sync_1_thread"), "p50_ms") + " p50, "
+                                + ms(x.get("sync_1_thread"), "p99_ms") + " p99; "
+                                + n(x.get("sync_16_threads"), "records_per_s") + "/s, "
+                                + ms(x.get("sync_16_threads"), "p50_ms") + " p50; "
+                                + n(x.get("pipelined"), "records_per_s")
+                                + "/s; scenario 2 (one monitor) is "
+                                + x.path("http_to_raw_sync_pct").asDouble() + "% of the first",
+                x -> "the ceiling",
+                x -> null);
         out.add("");
         out.add("CPU seconds spent during the timed windows (2 cores give 2 s per second):");
         out.add("");
@@ -95,8 +173,11 @@ final class BenchReport {
         if (!s.has(key) || x.isMissingNode()) {
             return;
         }
-        double window = x.has("window_s") ? x.get("window_s").asDouble() : x.path("seconds").asDouble(Double.NaN);
-        out.add("| " + name + " | " + fmt(window) + " | " + fmt(x.path("client_cpu_s").asDouble(Double.NaN)) + " | "
+        double window = x.has("window_s")
+                ? x.get("window_s").asDouble()
+                : x.path("seconds").asDouble(Double.NaN);
+        out.add("| " + name + " | " + fmt(window) + " | "
+                + fmt(x.path("client_cpu_s").asDouble(Double.NaN)) + " | "
                 + fmt(x.path("server_cpu_s").asDouble(Double.NaN)) + " |");
     }
 
@@ -104,14 +185,21 @@ final class BenchReport {
         T of(JsonNode x);
     }
 
-    private static void row(List<String> out, JsonNode s, String key, String name, Cell<String> result, Cell<String> target,
-                            Cell<Boolean> met) {
+    private static void row(
+            List<String> out,
+            JsonNode s,
+            String key,
+            String name,
+            Cell<String> result,
+            Cell<String> target,
+            Cell<Boolean> met) {
         if (!s.has(key)) {
             return;
         }
         JsonNode x = s.get(key);
         if (x.has("failed")) {
-            out.add("| " + key + " | " + name + " | failed: " + x.get("failed").asText().replace('|', '/') + " | | no |");
+            out.add("| " + key + " | " + name + " | failed: "
+                    + x.get("failed").asText().replace('|', '/') + " | | no |");
             return;
         }
         Boolean ok;
@@ -123,7 +211,8 @@ final class BenchReport {
             text = "n/a";
             ok = null;
         }
-        out.add("| " + key + " | " + name + " | " + text + " | " + target.of(x) + " | " + (ok == null ? "" : ok ? "yes" : "**no**") + " |");
+        out.add("| " + key + " | " + name + " | " + text + " | " + target.of(x) + " | "
+                + (ok == null ? "" : ok ? "yes" : "**no**") + " |");
     }
 
     private static String ms(JsonNode x, String field) {
@@ -135,7 +224,9 @@ final class BenchReport {
     }
 
     private static String fmt(double v) {
-        return Double.isNaN(v) ? "n/a" : v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2f", v);
+        return Double.isNaN(v)
+                ? "n/a"
+                : v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2f", v);
     }
 
     private static String signed(double v) {

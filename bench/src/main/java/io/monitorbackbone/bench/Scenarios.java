@@ -1,13 +1,12 @@
 package io.monitorbackbone.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * The numbered scenarios of issue 7. Each returns its numbers as JSON, with {@code errors}: the count of non-2xx
@@ -15,21 +14,73 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 final class Scenarios {
     /** Counts for a full run and for {@code --quick}, which is a smoke test of the harness, not a measurement. */
-    record Sizes(int seqWarm, int seqN, Duration warm, Duration window, int connections, long drainN, int wakeRounds,
-                 int claimWarm, int claimN, int flatSmall, long flatBig, int flatSamples, int memMonitors, int memSubs) {
+    record Sizes(
+            int seqWarm,
+            int seqN,
+            Duration warm,
+            Duration window,
+            int connections,
+            long drainN,
+            int wakeRounds,
+            int claimWarm,
+            int claimN,
+            int flatSmall,
+            long flatBig,
+            int flatSamples,
+            int memMonitors,
+            int memSubs) {
         static Sizes full() {
-            return new Sizes(2_000, 10_000, Duration.ofSeconds(5), Duration.ofSeconds(20), 16, 100_000, 200, 20, 300,
-                    1_000, 1_000_000, 2_000, 1_000, 10);
+            return new Sizes(
+                    2_000,
+                    10_000,
+                    Duration.ofSeconds(5),
+                    Duration.ofSeconds(20),
+                    16,
+                    100_000,
+                    200,
+                    20,
+                    300,
+                    1_000,
+                    1_000_000,
+                    2_000,
+                    1_000,
+                    10);
         }
 
         Sizes withBacklog(long n) {
-            return new Sizes(seqWarm, seqN, warm, window, connections, n, wakeRounds, claimWarm, claimN, flatSmall, flatBig,
-                    flatSamples, memMonitors, memSubs);
+            return new Sizes(
+                    seqWarm,
+                    seqN,
+                    warm,
+                    window,
+                    connections,
+                    n,
+                    wakeRounds,
+                    claimWarm,
+                    claimN,
+                    flatSmall,
+                    flatBig,
+                    flatSamples,
+                    memMonitors,
+                    memSubs);
         }
 
         static Sizes quick() {
-            return new Sizes(100, 300, Duration.ofMillis(500), Duration.ofSeconds(2), 16, 2_000, 10, 3, 20, 200, 2_000,
-                    100, 20, 10);
+            return new Sizes(
+                    100,
+                    300,
+                    Duration.ofMillis(500),
+                    Duration.ofSeconds(2),
+                    16,
+                    2_000,
+                    10,
+                    3,
+                    20,
+                    200,
+                    2_000,
+                    100,
+                    20,
+                    10);
         }
     }
 
@@ -100,7 +151,12 @@ final class Scenarios {
             for (int i = 0; i < bodies.length; i++) {
                 bodies[i] = BenchClient.observation("s-" + i);
             }
-            Load.Result r = Load.run(t.base, sizes.connections(), sizes.warm(), sizes.window(), t,
+            Load.Result r = Load.run(
+                    t.base,
+                    sizes.connections(),
+                    sizes.warm(),
+                    sizes.window(),
+                    t,
                     (api, thread, i) -> api.publish(ms.get(thread % ms.size()), bodies[thread]));
             ObjectNode part = out.putObject(monitors == 1 ? "one_monitor" : monitors + "_monitors");
             r.describe(part);
@@ -190,7 +246,8 @@ final class Scenarios {
     ObjectNode wakeUp() {
         Target t = servers.main();
         ObjectNode out = BenchClient.JSON.createObjectNode();
-        try (BenchClient api = new BenchClient(t.base); BenchClient parked = new BenchClient(t.base)) {
+        try (BenchClient api = new BenchClient(t.base);
+                BenchClient parked = new BenchClient(t.base)) {
             BenchClient.Monitor m = api.create(id("wake"));
             BenchClient.Sub s = api.subscribe(m, "agent:wake", null);
             catchUp(api, s);
@@ -222,7 +279,8 @@ final class Scenarios {
                 JsonNode json = r.ok() ? BenchClient.json(r) : null;
                 if (!pub.ok() || json == null || json.get("observations").isEmpty()) {
                     errors++;
-                    sample = !pub.ok() ? "publish " + pub.status() + " " + BenchClient.abbreviated(pub.text())
+                    sample = !pub.ok()
+                            ? "publish " + pub.status() + " " + BenchClient.abbreviated(pub.text())
                             : "pull " + r.status() + " " + BenchClient.abbreviated(r.text());
                     catchUp(api, s);
                     continue;
@@ -274,7 +332,8 @@ final class Scenarios {
 
     private void claims(ObjectNode out, List<Target> gateways, String monitor) {
         int total = sizes.claimWarm() + sizes.claimN();
-        List<BenchClient> apis = gateways.stream().map(g -> new BenchClient(g.base)).toList();
+        List<BenchClient> apis =
+                gateways.stream().map(g -> new BenchClient(g.base)).toList();
         try {
             BenchClient api = apis.get(0);
             BenchClient.Monitor m = api.create(monitor, "[\"observe\",\"act\"]");
@@ -282,7 +341,8 @@ final class Scenarios {
                 api.publishOk(m, BenchClient.observation("job-" + i));
             }
             BenchClient.Sub s = api.subscribe(m, "agent:worker", "[\"observe\",\"act\"]");
-            // Each gateway's follower and the leases service learn the subscription and subjects within a second or two.
+            // Each gateway's follower and the leases service learn the subscription and subjects within a second or
+            // two.
             for (int g = 0; g < apis.size(); g++) {
                 String subject = "job-" + (total + g);
                 long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -313,7 +373,10 @@ final class Scenarios {
             if (sample != null) {
                 out.put("error_sample", sample);
             }
-            out.put("server_cpu_s", Latencies.round(gateways.stream().mapToDouble(Target::cpuSeconds).sum() - s0));
+            out.put(
+                    "server_cpu_s",
+                    Latencies.round(
+                            gateways.stream().mapToDouble(Target::cpuSeconds).sum() - s0));
         } finally {
             apis.forEach(BenchClient::close);
         }
@@ -330,10 +393,13 @@ final class Scenarios {
             big = api.create(id("flat-big"));
         }
         byte[] body = BenchClient.observation("s-1");
-        double fillSmall = Load.count(t.base, sizes.connections(), sizes.flatSmall(), (api, th, i) -> api.publish(small, body));
+        double fillSmall =
+                Load.count(t.base, sizes.connections(), sizes.flatSmall(), (api, th, i) -> api.publish(small, body));
         // The large log: a first part published over HTTP, the rest (when the broker is known) appended by the Kafka
         // producer as copies of the gateway's own last record, which takes a minute instead of many.
-        long viaHttp = t.kafka == null ? sizes.flatBig() : Math.min(sizes.flatBig(), Math.max(sizes.flatSmall(), sizes.flatBig() / 100));
+        long viaHttp = t.kafka == null
+                ? sizes.flatBig()
+                : Math.min(sizes.flatBig(), Math.max(sizes.flatSmall(), sizes.flatBig() / 100));
         double fillBig = Load.count(t.base, sizes.connections(), viaHttp, (api, th, i) -> api.publish(big, body));
         out.put("big_log_published_over_http", viaHttp);
         if (viaHttp < sizes.flatBig()) {
@@ -432,8 +498,11 @@ final class Scenarios {
                 BenchClient.Monitor m = api.create(prefix + "-" + i);
                 HttpConn.Response last = null;
                 for (int s = 0; s < subs; s++) {
-                    last = api.http.post(BenchClient.BASE + "/subscriptions", null, ("{\"monitor\":\"" + m.id()
-                            + "\",\"subscriber\":\"agent:r" + s + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    last = api.http.post(
+                            BenchClient.BASE + "/subscriptions",
+                            null,
+                            ("{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:r" + s + "\"}")
+                                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
                     if (!last.ok()) {
                         return last;
                     }
@@ -443,7 +512,10 @@ final class Scenarios {
             out.put("load_seconds", Latencies.round(seconds));
             try (BenchClient gw = new BenchClient(pair.gateway().base)) {
                 long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-                while (!gw.http.get(BenchClient.BASE + "/monitors/" + prefix + "-" + (monitors - 1), null).ok() && System.nanoTime() < until) {
+                while (!gw.http
+                                .get(BenchClient.BASE + "/monitors/" + prefix + "-" + (monitors - 1), null)
+                                .ok()
+                        && System.nanoTime() < until) {
                     sleep(500);
                 }
             }

@@ -23,10 +23,14 @@ final class Servers implements AutoCloseable {
     record Pair(Target allInOne, Target gateway) implements AutoCloseable {
         void fullGc() {
             for (Target t : List.of(allInOne, gateway)) {
-                String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+                String jcmd =
+                        Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
                 try {
-                    new ProcessBuilder(jcmd, String.valueOf(t.pid()), "GC.run").redirectErrorStream(true)
-                            .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+                    new ProcessBuilder(jcmd, String.valueOf(t.pid()), "GC.run")
+                            .redirectErrorStream(true)
+                            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                            .start()
+                            .waitFor();
                 } catch (IOException e) {
                     throw new BenchError("cannot run jcmd", e);
                 } catch (InterruptedException e) {

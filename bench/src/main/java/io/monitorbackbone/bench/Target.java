@@ -1,13 +1,12 @@
 package io.monitorbackbone.bench;
 
+import io.monitorbackbone.testsupport.ServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import io.monitorbackbone.testsupport.ServerProcess;
 
 /**
  * A server under load: one this run started (then its pid gives RSS and CPU time) or one given with {@code --base}

@@ -14,7 +14,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicBoolean;
-
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
 import org.apache.kafka.common.Uuid;
@@ -70,8 +69,10 @@ public final class EmbeddedKafka implements AutoCloseable {
                 // A port we probed as free can be taken before Kafka binds it; a port we were given will stay taken.
                 if (port != 0 || !isBindFailure(e) || attempt == BIND_ATTEMPTS) {
                     lock.close();
-                    throw new IllegalStateException("cannot start Kafka on " + HOST + ":" + brokerPort
-                            + " with log dir " + dir + ": " + rootMessage(e), e);
+                    throw new IllegalStateException(
+                            "cannot start Kafka on " + HOST + ":" + brokerPort + " with log dir " + dir + ": "
+                                    + rootMessage(e),
+                            e);
                 }
             }
         }
@@ -118,7 +119,9 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("process.roles", "broker,controller");
         p.put("node.id", String.valueOf(NODE_ID));
         p.put("controller.quorum.voters", NODE_ID + "@" + HOST + ":" + controllerPort);
-        p.put("listeners", "PLAINTEXT://" + HOST + ":" + port + "," + CONTROLLER_LISTENER + "://" + HOST + ":" + controllerPort);
+        p.put(
+                "listeners",
+                "PLAINTEXT://" + HOST + ":" + port + "," + CONTROLLER_LISTENER + "://" + HOST + ":" + controllerPort);
         p.put("advertised.listeners", "PLAINTEXT://" + HOST + ":" + port);
         p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
         p.put("controller.listener.names", CONTROLLER_LISTENER);
@@ -188,7 +191,8 @@ public final class EmbeddedKafka implements AutoCloseable {
             FileChannel channel = null;
             try {
                 Files.createDirectories(dir);
-                channel = FileChannel.open(dir.resolve(".embedded-kafka.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                channel = FileChannel.open(
+                        dir.resolve(".embedded-kafka.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                 if (channel.tryLock() != null) {
                     return new DirLock(channel);
                 }

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
-
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -40,15 +39,25 @@ class EmbeddedKafkaIT {
     void keepsTopicsAndRecordsAcrossARestart() throws Exception {
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0)) {
             assertThat(kafka.bootstrapServers()).isEqualTo("127.0.0.1:" + kafka.port());
-            try (Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
-                admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
-                assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get())
+            try (Admin admin =
+                    Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+                admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1)))
+                        .all()
+                        .get();
+                assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1)))
+                                .all()
+                                .get())
                         .isInstanceOf(ExecutionException.class)
                         .hasCauseInstanceOf(TopicExistsException.class);
             }
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(
-                    Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
-                    new StringSerializer(), new StringSerializer())) {
+                    Map.of(
+                            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                            kafka.bootstrapServers(),
+                            ProducerConfig.ACKS_CONFIG,
+                            "all"),
+                    new StringSerializer(),
+                    new StringSerializer())) {
                 producer.send(new ProducerRecord<>(TOPIC, "k", "v")).get();
             }
             assertThat(readAll(kafka)).containsExactly("k=v");
@@ -69,9 +78,11 @@ class EmbeddedKafkaIT {
                     .hasMessageContaining("Address already in use");
         }
         // Yammer's meter tick threads belong to a JVM-wide registry that Kafka never stops.
-        await().atMost(Duration.ofSeconds(60)).pollInSameThread().untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
-                .filteredOn(t -> !before.contains(t) && !t.getName().startsWith("metrics-meter-tick"))
-                .isEmpty());
+        await().atMost(Duration.ofSeconds(60))
+                .pollInSameThread()
+                .untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
+                        .filteredOn(t -> !before.contains(t) && !t.getName().startsWith("metrics-meter-tick"))
+                        .isEmpty());
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0)) {
             assertThat(kafka.port()).isPositive();
         }
@@ -89,14 +100,16 @@ class EmbeddedKafkaIT {
     private static List<String> readAll(EmbeddedKafka kafka) {
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
                 Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-                new StringDeserializer(), new StringDeserializer())) {
+                new StringDeserializer(),
+                new StringDeserializer())) {
             TopicPartition partition = new TopicPartition(TOPIC, 0);
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
             List<String> seen = new ArrayList<>();
             await().atMost(Duration.ofSeconds(10)).pollInSameThread().until(() -> {
                 consumer.poll(Duration.ofMillis(200)).forEach(r -> seen.add(r.key() + "=" + r.value()));
-                return consumer.position(partition) >= consumer.endOffsets(List.of(partition)).get(partition);
+                return consumer.position(partition)
+                        >= consumer.endOffsets(List.of(partition)).get(partition);
             });
             return seen;
         }

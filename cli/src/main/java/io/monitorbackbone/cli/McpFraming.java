@@ -2,15 +2,13 @@ package io.monitorbackbone.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.Writer;
-
 import com.fasterxml.jackson.databind.JsonNode;
-
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.JsonRpc;
 import io.monitorbackbone.protocol.mcp.McpAnswers;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
 
 /**
  * MCP's stdio framing: one JSON-RPC 2.0 message per line. {@link #read} tells what a line from the client is; {@link #send}
@@ -19,24 +17,19 @@ import io.monitorbackbone.protocol.mcp.McpAnswers;
 final class McpFraming {
 
     /** What one line from the client is. */
-    sealed interface Frame {
-    }
+    sealed interface Frame {}
 
     /** A request: answer it, under its id. */
-    record Request(JsonNode id, String method, JsonNode params) implements Frame {
-    }
+    record Request(JsonNode id, String method, JsonNode params) implements Frame {}
 
     /** A notification: never answered. */
-    record Notification(String method, JsonNode params) implements Frame {
-    }
+    record Notification(String method, JsonNode params) implements Frame {}
 
     /** A line that is not a message this server takes: answer it with {@code reply}. */
-    record Refused(JsonNode reply) implements Frame {
-    }
+    record Refused(JsonNode reply) implements Frame {}
 
     /** Nothing to do: a blank line, or a response (this server sends no requests). */
-    record Ignored() implements Frame {
-    }
+    record Ignored() implements Frame {}
 
     private final Writer out;
     private volatile boolean closed;
@@ -56,11 +49,15 @@ final class McpFraming {
             return refused(null, McpAnswers.PARSE_ERROR, "a line is not JSON");
         }
         if (message == null || !message.isObject()) {
-            return refused(null, McpAnswers.INVALID_REQUEST, "a message is one JSON-RPC object per line (batches are not supported)");
+            return refused(
+                    null,
+                    McpAnswers.INVALID_REQUEST,
+                    "a message is one JSON-RPC object per line (batches are not supported)");
         }
         JsonNode id = message.get("id");
         if (!message.path("method").isTextual()) {
-            return message.has("result") || message.has("error") ? new Ignored()
+            return message.has("result") || message.has("error")
+                    ? new Ignored()
                     : refused(id, McpAnswers.INVALID_REQUEST, "a request needs a method");
         }
         String method = message.get("method").asText();

@@ -3,7 +3,6 @@ package io.monitorbackbone.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.mcp.McpTools;
 import io.monitorbackbone.protocol.mcp.MonitorUri;
@@ -46,12 +45,16 @@ final class McpListings {
     ObjectNode templates() {
         ObjectNode result = Json.object();
         ArrayNode templates = result.putArray("resourceTemplates");
-        templates.add(described(Json.object().put("uriTemplate", SCHEME + "{id}/definition").put("name", "monitor-definition"),
-                "A monitor's definition", "The monitor's definition, as GET /mp/v0/monitors/{id} serves it. Public "
+        templates.add(described(
+                Json.object().put("uriTemplate", SCHEME + "{id}/definition").put("name", "monitor-definition"),
+                "A monitor's definition",
+                "The monitor's definition, as GET /mp/v0/monitors/{id} serves it. Public "
                         + "monitors are readable as they are; a private or shared monitor needs its token: append "
                         + "?token=<owner or subscribe token> to the URI (or start mp mcp with --token)."));
-        templates.add(described(Json.object().put("uriTemplate", SCHEME + "{id}/state").put("name", "monitor-state"),
-                "A monitor's state", "The monitor's computed state, as GET /mp/v0/monitors/{id}/state serves it. "
+        templates.add(described(
+                Json.object().put("uriTemplate", SCHEME + "{id}/state").put("name", "monitor-state"),
+                "A monitor's state",
+                "The monitor's computed state, as GET /mp/v0/monitors/{id}/state serves it. "
                         + "A private or shared monitor needs ?token=<owner or subscribe token> (or mp mcp --token)."));
         return result;
     }
@@ -63,9 +66,15 @@ final class McpListings {
         for (JsonNode monitor : monitors.path("monitors")) {
             String id = monitor.path("id").asText();
             String name = monitor.path("name").asText(id);
-            resources.add(resource(SCHEME + id + "/definition", id + " definition", name + ": definition",
+            resources.add(resource(
+                    SCHEME + id + "/definition",
+                    id + " definition",
+                    name + ": definition",
                     "The monitor's definition: owner, types, visibility, capabilities, limits and head."));
-            resources.add(resource(SCHEME + id + "/state", id + " state", name + ": state",
+            resources.add(resource(
+                    SCHEME + id + "/state",
+                    id + " state",
+                    name + ": state",
                     "The monitor's computed state: live, head, counters, ages, confidence and its missing inputs."));
         }
         return result;
@@ -74,7 +83,10 @@ final class McpListings {
     /** {@code resources/read}'s result for one resource's JSON. */
     static ObjectNode contents(MonitorUri ref, JsonNode body) {
         ObjectNode result = Json.object();
-        result.putArray("contents").addObject().put("uri", ref.uri()).put("mimeType", MonitorUri.MIME_TYPE)
+        result.putArray("contents")
+                .addObject()
+                .put("uri", ref.uri())
+                .put("mimeType", MonitorUri.MIME_TYPE)
                 .put("text", new String(Json.bytes(body), java.nio.charset.StandardCharsets.UTF_8));
         return result;
     }

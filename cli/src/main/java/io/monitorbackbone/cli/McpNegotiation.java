@@ -1,11 +1,9 @@
 package io.monitorbackbone.cli;
 
-import java.util.List;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import io.monitorbackbone.protocol.Json;
+import java.util.List;
 
 /**
  * The MCP protocol version this session speaks, agreed at {@code initialize}, and what depends on it: titles from
@@ -14,6 +12,7 @@ import io.monitorbackbone.protocol.Json;
 final class McpNegotiation {
     /** Newest first; an unknown requested version is answered with the newest. */
     static final List<String> VERSIONS = List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
+
     static final String SERVER_NAME = "monitor-backbone";
     private static final String INSTRUCTIONS = "A Monitor Protocol v0.1 server: durable, shareable monitors of "
             + "observations. Tools take their token as the argument `token` (owner_token from monitor_create, token from "

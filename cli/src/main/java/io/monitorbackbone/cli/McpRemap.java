@@ -1,14 +1,12 @@
 package io.monitorbackbone.cli;
 
-import java.util.function.Consumer;
-import java.util.function.Function;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import io.monitorbackbone.protocol.JsonRpc;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.mcp.McpAnswers;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * The server's answers as {@code mp mcp} passes them on, the way the gateway's {@code /mcp} answers the same requests

@@ -1,5 +1,13 @@
 package io.monitorbackbone.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.JsonRpc;
+import io.monitorbackbone.protocol.ProtocolException;
+import io.monitorbackbone.protocol.mcp.McpAnswers;
+import io.monitorbackbone.protocol.mcp.McpTools;
+import io.monitorbackbone.protocol.mcp.MonitorUri;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -17,16 +25,6 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import io.monitorbackbone.protocol.Json;
-import io.monitorbackbone.protocol.JsonRpc;
-import io.monitorbackbone.protocol.ProtocolException;
-import io.monitorbackbone.protocol.mcp.McpAnswers;
-import io.monitorbackbone.protocol.mcp.McpTools;
-import io.monitorbackbone.protocol.mcp.MonitorUri;
 
 /**
  * An MCP server on the stdio transport: reads messages ({@link McpFraming}), answers each method, and keeps the calls
@@ -88,6 +86,7 @@ final class McpStdio {
     });
     /** Requests being answered, by their id as JSON text; a cancelled one is removed and never answered. */
     private final Map<String, Future<?>> inFlight = new ConcurrentHashMap<>();
+
     private final AtomicLong rpcIds = new AtomicLong();
 
     /**
@@ -141,9 +140,13 @@ final class McpStdio {
             case "tools/call" -> async(id, () -> toolsCall(id, params));
             case "resources/list" -> async(id, () -> rest(id, "monitors", defaultToken, listings::resources));
             case "resources/read" -> async(id, () -> resourcesRead(id, params));
-            case "resources/subscribe", "resources/unsubscribe" -> channel.send(JsonRpc.error(id,
-                    McpAnswers.METHOD_NOT_FOUND, method + " is not offered over stdio (capabilities.resources.subscribe "
-                            + "is false); wait with monitor_pull's `wait`", null));
+            case "resources/subscribe", "resources/unsubscribe" ->
+                channel.send(JsonRpc.error(
+                        id,
+                        McpAnswers.METHOD_NOT_FOUND,
+                        method + " is not offered over stdio (capabilities.resources.subscribe "
+                                + "is false); wait with monitor_pull's `wait`",
+                        null));
             default -> channel.send(JsonRpc.error(id, McpAnswers.METHOD_NOT_FOUND, "unknown method " + method, null));
         }
     }
@@ -161,20 +164,27 @@ final class McpStdio {
 
     private void async(JsonNode id, Supplier<ObjectNode> answer) {
         String key = id.toString();
-        FutureTask<Void> task = new FutureTask<>(() -> {
-            ObjectNode reply;
-            try {
-                reply = answer.get();
-            } catch (RuntimeException e) {
-                log("internal error: " + e);
-                reply = JsonRpc.error(id, McpAnswers.INTERNAL_ERROR, "internal error: " + e.getClass().getSimpleName(), null);
-            }
-            if (inFlight.remove(key) != null) {
-                channel.send(reply);
-            }
-        }, null);
+        FutureTask<Void> task = new FutureTask<>(
+                () -> {
+                    ObjectNode reply;
+                    try {
+                        reply = answer.get();
+                    } catch (RuntimeException e) {
+                        log("internal error: " + e);
+                        reply = JsonRpc.error(
+                                id,
+                                McpAnswers.INTERNAL_ERROR,
+                                "internal error: " + e.getClass().getSimpleName(),
+                                null);
+                    }
+                    if (inFlight.remove(key) != null) {
+                        channel.send(reply);
+                    }
+                },
+                null);
         if (inFlight.putIfAbsent(key, task) != null) {
-            channel.send(JsonRpc.error(id, McpAnswers.INVALID_REQUEST, "request id " + key + " is already in use", null));
+            channel.send(
+                    JsonRpc.error(id, McpAnswers.INVALID_REQUEST, "request id " + key + " is already in use", null));
             return;
         }
         work.execute(task);
@@ -199,9 +209,11 @@ final class McpStdio {
         request.set("params", call.params());
         // A pull may park for its wait (McpTools caps it) before it answers.
         Duration timeout = call.method().equals("feeds/pull")
-                ? MonitorClient.DEFAULT_TIMEOUT.plusSeconds(McpTools.MAX_WAIT_SECONDS) : MonitorClient.DEFAULT_TIMEOUT;
+                ? MonitorClient.DEFAULT_TIMEOUT.plusSeconds(McpTools.MAX_WAIT_SECONDS)
+                : MonitorClient.DEFAULT_TIMEOUT;
         try {
-            return JsonRpc.success(id, remap.toolOutcome(remote.rpc(request, call.bearer(), timeout), negotiation.structured()));
+            return JsonRpc.success(
+                    id, remap.toolOutcome(remote.rpc(request, call.bearer(), timeout), negotiation.structured()));
         } catch (MonitorClient.Unreachable e) {
             return JsonRpc.success(id, remap.toolUnreachable(e.getMessage(), negotiation.structured()));
         }
@@ -219,7 +231,8 @@ final class McpStdio {
     }
 
     /** A REST read answered as the resource request's JSON-RPC answer. */
-    private ObjectNode rest(JsonNode id, String path, String bearer, java.util.function.Function<JsonNode, ObjectNode> success) {
+    private ObjectNode rest(
+            JsonNode id, String path, String bearer, java.util.function.Function<JsonNode, ObjectNode> success) {
         try {
             return remap.resource(id, remote.get(path, bearer), success);
         } catch (MonitorClient.Unreachable e) {

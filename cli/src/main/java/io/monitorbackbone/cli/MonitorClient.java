@@ -2,6 +2,9 @@ package io.monitorbackbone.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.protocol.Json;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -11,11 +14,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
-
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-
-import io.monitorbackbone.protocol.Json;
 
 /** The protocol's REST binding as the commands use it: one request, one {@link Reply}, or {@link Unreachable}. */
 final class MonitorClient {
@@ -106,7 +104,8 @@ final class MonitorClient {
         } catch (IllegalArgumentException e) {
             throw new Unreachable("not a server address: " + base, e);
         }
-        HttpRequest.Builder builder = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json");
+        HttpRequest.Builder builder =
+                HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json");
         if (bearer != null && !bearer.isBlank()) {
             builder.header("Authorization", "Bearer " + bearer);
         }
@@ -119,10 +118,16 @@ final class MonitorClient {
             HttpResponse<String> response = client.send(built, HttpResponse.BodyHandlers.ofString(UTF_8));
             return new Reply(response.statusCode(), response.body(), parse(response.body()));
         } catch (HttpTimeoutException e) {
-            throw new Unreachable("no answer from " + base + " within " + built.timeout().map(Duration::toSeconds).orElse(0L) + " s", e);
+            throw new Unreachable(
+                    "no answer from " + base + " within "
+                            + built.timeout().map(Duration::toSeconds).orElse(0L) + " s",
+                    e);
         } catch (ConnectException e) {
             // The JDK's ConnectException often carries no message: a refused connection is the usual cause.
-            throw new Unreachable("cannot connect to " + base + " (" + (e.getMessage() == null ? "connection refused" : describe(e)) + ")", e);
+            throw new Unreachable(
+                    "cannot connect to " + base + " (" + (e.getMessage() == null ? "connection refused" : describe(e))
+                            + ")",
+                    e);
         } catch (IOException e) {
             throw new Unreachable("the connection to " + base + " failed (" + describe(e) + ")", e);
         } catch (InterruptedException e) {
@@ -137,7 +142,9 @@ final class MonitorClient {
             root = root.getCause();
         }
         String message = root.getMessage();
-        return message == null || message.isBlank() ? root.getClass().getSimpleName() : message.lines().findFirst().orElse(message);
+        return message == null || message.isBlank()
+                ? root.getClass().getSimpleName()
+                : message.lines().findFirst().orElse(message);
     }
 
     private static JsonNode parse(String body) {

@@ -1,11 +1,9 @@
 package io.monitorbackbone.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.protocol.Json;
 import java.util.List;
 import java.util.concurrent.Callable;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import io.monitorbackbone.protocol.Json;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -15,7 +13,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code mp monitor get|create}: one monitor's definition. */
-@Command(name = "monitor", description = "Get or create one monitor.",
+@Command(
+        name = "monitor",
+        description = "Get or create one monitor.",
         subcommands = {MonitorCommand.Get.class, MonitorCommand.Create.class})
 final class MonitorCommand implements Callable<Integer> {
 
@@ -31,8 +31,10 @@ final class MonitorCommand implements Callable<Integer> {
     static final class Get implements Callable<Integer> {
         @Spec
         CommandSpec spec;
+
         @Mixin
         ServerOptions server;
+
         @Parameters(paramLabel = "ID")
         String id;
 
@@ -47,23 +49,39 @@ final class MonitorCommand implements Callable<Integer> {
     static final class Create implements Callable<Integer> {
         @Spec
         CommandSpec spec;
+
         @Mixin
         ServerOptions server;
+
         @Option(names = "--id", paramLabel = "ID")
         String id;
+
         @Option(names = "--name", paramLabel = "NAME")
         String name;
+
         @Option(names = "--owner", paramLabel = "ACTOR", description = "e.g. human:dana, agent:bot.")
         String owner;
+
         @Option(names = "--visibility", paramLabel = "private|shared|public")
         String visibility;
+
         @Option(names = "--horizon", paramLabel = "HORIZON")
         String horizon;
+
         @Option(names = "--capabilities", split = ",", paramLabel = "CAP")
         List<String> capabilities;
-        @Option(names = "--types", split = ",", paramLabel = "TYPE", description = "Declared reverse-DNS types (comma-separated).")
+
+        @Option(
+                names = "--types",
+                split = ",",
+                paramLabel = "TYPE",
+                description = "Declared reverse-DNS types (comma-separated).")
         List<String> types;
-        @Option(names = "--body", paramLabel = "JSON|@FILE|-", description = "The whole definition; the options above override its fields.")
+
+        @Option(
+                names = "--body",
+                paramLabel = "JSON|@FILE|-",
+                description = "The whole definition; the options above override its fields.")
         String body;
 
         @Override

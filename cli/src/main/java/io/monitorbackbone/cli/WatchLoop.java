@@ -2,6 +2,8 @@ package io.monitorbackbone.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.protocol.Json;
 import java.io.PrintWriter;
 import java.net.URLDecoder;
 import java.time.Duration;
@@ -11,10 +13,6 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
-import io.monitorbackbone.protocol.Json;
-
 /**
  * The watch loop. It reads where it left off: the committed cursor on its first pull (so a restarted watch resumes
  * exactly at the server's cursor), and then, since it does not ack what it only printed, replays from the last NEXT
@@ -22,8 +20,7 @@ import io.monitorbackbone.protocol.Json;
  */
 final class WatchLoop {
 
-    record Options(boolean catchUp, int waitSeconds, int limit, boolean once, boolean ackOnPrint) {
-    }
+    record Options(boolean catchUp, int waitSeconds, int limit, boolean once, boolean ackOnPrint) {}
 
     /** How the loop waits between attempts; tests of the loop can pass one that does not sleep. */
     interface Pause {
@@ -50,6 +47,7 @@ final class WatchLoop {
     private long committed = -1;
     /** With --catch-up: the monitor's head at the first pull; what is at or below it is backlog. */
     private long backlogHead = -1;
+
     private boolean catching;
     private String monitor;
     private String lastIdle;
@@ -86,7 +84,9 @@ final class WatchLoop {
             Integer exit;
             if (reply == null) {
                 exit = options.once() ? Exit.UNREACHABLE : null;
-            } else if (reply.status() == 200 && reply.json() != null && reply.json().has("observations")) {
+            } else if (reply.status() == 200
+                    && reply.json() != null
+                    && reply.json().has("observations")) {
                 exit = page(reply.json());
             } else if (retired(reply)) {
                 print(Lines.retired());
@@ -114,7 +114,8 @@ final class WatchLoop {
         JsonNode observations = page.path("observations");
         if (observations.isEmpty()) {
             catching = false;
-            String idle = Lines.idle(head, page.path("lag").asLong(), page.path("lag_bounded").asBoolean(false));
+            String idle = Lines.idle(
+                    head, page.path("lag").asLong(), page.path("lag_bounded").asBoolean(false));
             // Once per change: an idle agent should not be woken every 25 s to hear that nothing happened.
             if (options.once() || !idle.equals(lastIdle)) {
                 print(idle);
@@ -152,7 +153,8 @@ final class WatchLoop {
     private Integer ack(long next) throws InterruptedException {
         String path = "subscriptions/" + MonitorClient.segment(subscription) + "/ack";
         while (true) {
-            MonitorClient.Reply reply = request(() -> api.post(path, new io.monitorbackbone.protocol.request.Ack(next).toJson(), token));
+            MonitorClient.Reply reply =
+                    request(() -> api.post(path, new io.monitorbackbone.protocol.request.Ack(next).toJson(), token));
             if (reply == null) {
                 if (options.once()) {
                     return Exit.UNREACHABLE;
@@ -160,7 +162,9 @@ final class WatchLoop {
                 continue;
             }
             if (reply.ok()) {
-                committed = reply.json() == null ? next : reply.json().path("cursor").asLong(next);
+                committed = reply.json() == null
+                        ? next
+                        : reply.json().path("cursor").asLong(next);
                 print(Lines.next(next, true));
                 return null;
             }
@@ -179,11 +183,13 @@ final class WatchLoop {
      */
     private Integer expired(JsonNode refusal) throws InterruptedException {
         long floor = refusal.path("retention_floor").asLong();
-        Long requested = refusal.hasNonNull("requested") ? refusal.get("requested").asLong() : null;
+        Long requested =
+                refusal.hasNonNull("requested") ? refusal.get("requested").asLong() : null;
         print(Lines.expired(floor, requested));
         String id = monitor != null ? monitor : monitorFromRelist(Json.text(refusal, "relist"));
         if (id != null) {
-            MonitorClient.Reply state = request(() -> api.get("monitors/" + MonitorClient.segment(id) + "/state", null));
+            MonitorClient.Reply state =
+                    request(() -> api.get("monitors/" + MonitorClient.segment(id) + "/state", null));
             if (state != null && state.ok() && state.json() != null) {
                 print(Lines.state(id, state.json()));
             } else if (state != null) {
@@ -196,7 +202,9 @@ final class WatchLoop {
 
     /** A refusal of a read that already started at the floor it names would repeat forever: treat it as an error. */
     private boolean alreadyAtFloor(JsonNode refusal) {
-        return position != null && refusal != null && refusal.path("retention_floor").asLong(Long.MAX_VALUE) <= position;
+        return position != null
+                && refusal != null
+                && refusal.path("retention_floor").asLong(Long.MAX_VALUE) <= position;
     }
 
     /**
@@ -255,7 +263,9 @@ final class WatchLoop {
     }
 
     private static boolean retired(MonitorClient.Reply reply) {
-        return reply.status() == 404 && reply.json() != null && reply.json().path("retired").asBoolean(false);
+        return reply.status() == 404
+                && reply.json() != null
+                && reply.json().path("retired").asBoolean(false);
     }
 
     /** {@code monitors/<id>/state} (this server) or {@code monitors/state?id=<id>} (the reference server). */

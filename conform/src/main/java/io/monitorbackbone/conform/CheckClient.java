@@ -2,14 +2,13 @@ package io.monitorbackbone.conform;
 
 import static io.monitorbackbone.conform.J.o;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * A check's hands: the protocol's moves over the public REST API, each expected outcome asserted with a reason that
@@ -30,8 +29,7 @@ final class CheckClient {
         }
     }
 
-    record Reader(String id, String token, JsonNode served) {
-    }
+    record Reader(String id, String token, JsonNode served) {}
 
     CheckClient(Wire wire, Options options, String runId, String checkId) {
         this.wire = wire;
@@ -115,11 +113,15 @@ final class CheckClient {
         }
         Wire.Reply r = createMonitor(body);
         if (r.status() == 401 && options.registrationToken() == null) {
-            throw fail(r.describe() + ": this server requires a registration token to create monitors; pass --registration-token");
+            throw fail(r.describe()
+                    + ": this server requires a registration token to create monitors; pass --registration-token");
         }
         expect(r, 201);
-        return new Monitor(body.get("id").asText(), r.json().path("owner_token").asText(null),
-                r.json().path("subscribe_token").asText(null), r.json().get("monitor"));
+        return new Monitor(
+                body.get("id").asText(),
+                r.json().path("owner_token").asText(null),
+                r.json().path("subscribe_token").asText(null),
+                r.json().get("monitor"));
     }
 
     /** POST /monitors as the runner would: with the registration token as Bearer when one was given. */
@@ -158,7 +160,8 @@ final class CheckClient {
     }
 
     JsonNode state(Monitor m) {
-        return expect(wire.get("/monitors/" + m.id() + "/state", m.ownerToken()), 200).json();
+        return expect(wire.get("/monitors/" + m.id() + "/state", m.ownerToken()), 200)
+                .json();
     }
 
     // ---- subscriptions ----
@@ -227,7 +230,9 @@ final class CheckClient {
         Wire.Reply first = pullRaw(r, "?limit=200" + filterQuery);
         long cursor;
         List<JsonNode> out = new ArrayList<>();
-        if (first.status() == 410 && first.json() != null && first.json().path("retention_floor").canConvertToLong()) {
+        if (first.status() == 410
+                && first.json() != null
+                && first.json().path("retention_floor").canConvertToLong()) {
             cursor = first.json().get("retention_floor").asLong();
         } else {
             JsonNode page = expect(first, 200).json();

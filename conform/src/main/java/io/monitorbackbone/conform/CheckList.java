@@ -9,8 +9,7 @@ import java.util.List;
  * each right after the protocol-level check it goes beyond.
  */
 final class CheckList {
-    private CheckList() {
-    }
+    private CheckList() {}
 
     static List<Check> all() {
         List<Check> all = new ArrayList<>();
@@ -31,6 +30,8 @@ final class CheckList {
             extra += 0.2;
         }
         boolean suffixed = Character.isLetter(digits.charAt(digits.length() - 1));
-        return Integer.parseInt(suffixed ? digits.substring(0, digits.length() - 1) : digits) + (suffixed ? 0.5 : 0) + extra;
+        return Integer.parseInt(suffixed ? digits.substring(0, digits.length() - 1) : digits)
+                + (suffixed ? 0.5 : 0)
+                + extra;
     }
 }

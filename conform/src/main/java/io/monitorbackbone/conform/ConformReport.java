@@ -1,14 +1,13 @@
 package io.monitorbackbone.conform;
 
-import java.io.PrintStream;
-import java.util.List;
-import java.util.Locale;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * The results of one run, as the exit code, human lines, or JSON. A check stricter than the protocol's suite (C17+) is
@@ -51,21 +50,41 @@ public final class ConformReport {
     }
 
     static void printLine(PrintStream out, Result r) {
-        out.printf(Locale.ROOT, "%-4s %-4s %s%s: %s (%d ms)%n", r.id(), r.status(), r.stricter() ? "[" + STRICTER + "] " : "",
-                r.title(), r.reason(), r.ms());
+        out.printf(
+                Locale.ROOT,
+                "%-4s %-4s %s%s: %s (%d ms)%n",
+                r.id(),
+                r.status(),
+                r.stricter() ? "[" + STRICTER + "] " : "",
+                r.title(),
+                r.reason(),
+                r.ms());
     }
 
     public String summary() {
-        String all = String.format(Locale.ROOT, "%d checks against %s: %d passed, %d failed, %d skipped in %.1f s",
-                results.size(), base, count(Status.PASS), count(Status.FAIL), count(Status.SKIP), ms / 1000.0);
+        String all = String.format(
+                Locale.ROOT,
+                "%d checks against %s: %d passed, %d failed, %d skipped in %.1f s",
+                results.size(),
+                base,
+                count(Status.PASS),
+                count(Status.FAIL),
+                count(Status.SKIP),
+                ms / 1000.0);
         List<Result> stricter = results.stream().filter(Result::stricter).toList();
         if (stricter.isEmpty()) {
             return all;
         }
         long failed = stricter.stream().filter(r -> r.status() == Status.FAIL).count();
-        return all + String.format(Locale.ROOT, "; %d of them %s (%s), %d failed%s", stricter.size(), STRICTER,
-                String.join(", ", stricter.stream().map(Result::id).toList()), failed,
-                failed == 0 ? "" : ", which does not fail the run");
+        return all
+                + String.format(
+                        Locale.ROOT,
+                        "; %d of them %s (%s), %d failed%s",
+                        stricter.size(),
+                        STRICTER,
+                        String.join(", ", stricter.stream().map(Result::id).toList()),
+                        failed,
+                        failed == 0 ? "" : ", which does not fail the run");
     }
 
     /**

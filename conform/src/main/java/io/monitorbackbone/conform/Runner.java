@@ -10,8 +10,7 @@ import java.util.function.Consumer;
 final class Runner {
     private static final int REASON_LIMIT = 400;
 
-    private Runner() {
-    }
+    private Runner() {}
 
     /** A prefix for every id this run creates, so that runs against the same server never meet. */
     static String runId() {
@@ -21,8 +20,7 @@ final class Runner {
     }
 
     /** A whole run: each check's result, in order, and what retiring the run's monitors and subscriptions came to. */
-    record Run(List<Result> results, Leftovers.Outcome cleanup) {
-    }
+    record Run(List<Result> results, Leftovers.Outcome cleanup) {}
 
     /**
      * Runs the checks in order; after each one, whatever it passed, failed or skipped, retires the monitors and
@@ -71,7 +69,9 @@ final class Runner {
     }
 
     static String oneLine(String reason) {
-        String line = reason == null || reason.isBlank() ? "(no reason given)" : reason.replaceAll("\\s+", " ").trim();
+        String line = reason == null || reason.isBlank()
+                ? "(no reason given)"
+                : reason.replaceAll("\\s+", " ").trim();
         return line.length() <= REASON_LIMIT ? line : line.substring(0, REASON_LIMIT) + "…";
     }
 }

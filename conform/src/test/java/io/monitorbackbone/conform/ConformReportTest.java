@@ -2,13 +2,12 @@ package io.monitorbackbone.conform;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 class ConformReportTest {
@@ -36,7 +35,8 @@ class ConformReportTest {
 
     @Test
     void noChecksIsNotAFailure() {
-        assertThat(new ConformReport(List.of(), "http://h", 0, NOTHING_RETIRED).exitCode()).isZero();
+        assertThat(new ConformReport(List.of(), "http://h", 0, NOTHING_RETIRED).exitCode())
+                .isZero();
     }
 
     @Test
@@ -57,7 +57,9 @@ class ConformReportTest {
         assertThat(failed.get("status").asText()).isEqualTo("FAIL");
         assertThat(failed.get("reason").asText()).isEqualTo("POST x → 500");
         assertThat(failed.get("ms").asLong()).isEqualTo(40);
-        assertThat(failed.fieldNames()).toIterable().containsExactly("id", "title", "status", "reason", "ms", "stricter_than_protocol");
+        assertThat(failed.fieldNames())
+                .toIterable()
+                .containsExactly("id", "title", "status", "reason", "ms", "stricter_than_protocol");
         assertThat(failed.get("stricter_than_protocol").asBoolean()).isFalse();
     }
 
@@ -69,17 +71,21 @@ class ConformReportTest {
         report.printHuman(new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
         List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
-        assertThat(lines).containsExactly(
-                "C01  PASS discover shape: fine (12 ms)",
-                "C05  FAIL pull twice: POST x → 500 (40 ms)",
-                report.summary(),
-                "cleanup: retired the 0 monitors and 0 subscriptions this run created (their logs stay on the server, as retirement keeps them)");
+        assertThat(lines)
+                .containsExactly(
+                        "C01  PASS discover shape: fine (12 ms)",
+                        "C05  FAIL pull twice: POST x → 500 (40 ms)",
+                        report.summary(),
+                        "cleanup: retired the 0 monitors and 0 subscriptions this run created (their logs stay on the server, as retirement keeps them)");
     }
 
     @Test
     void aStricterCheckIsLabelledAndItsFailureDoesNotFailTheRun() throws Exception {
         Result stricter = new Result("C17+", "committed cursor", Status.FAIL, "→ 200", 5, true);
-        ConformReport report = new ConformReport(List.of(PASS, stricter), "http://h", 52,
+        ConformReport report = new ConformReport(
+                List.of(PASS, stricter),
+                "http://h",
+                52,
                 new Leftovers.Outcome(3, 4, List.of("monitor m: POST /mp/v0/monitors/m/retire → 401 UNAUTHORIZED")));
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
@@ -88,12 +94,16 @@ class ConformReportTest {
         List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
         assertThat(report.exitCode()).isZero();
         assertThat(lines.get(1)).isEqualTo("C17+ FAIL [stricter than the protocol] committed cursor: → 200 (5 ms)");
-        assertThat(lines.get(2)).endsWith("; 1 of them stricter than the protocol (C17+), 1 failed, which does not fail the run");
-        assertThat(lines.get(3)).isEqualTo("cleanup: retired the 3 monitors and 4 subscriptions this run created (their logs stay"
-                + " on the server, as retirement keeps them); could not retire 1: monitor m: POST /mp/v0/monitors/m/retire → 401 UNAUTHORIZED");
+        assertThat(lines.get(2))
+                .endsWith("; 1 of them stricter than the protocol (C17+), 1 failed, which does not fail the run");
+        assertThat(lines.get(3))
+                .isEqualTo(
+                        "cleanup: retired the 3 monitors and 4 subscriptions this run created (their logs stay"
+                                + " on the server, as retirement keeps them); could not retire 1: monitor m: POST /mp/v0/monitors/m/retire → 401 UNAUTHORIZED");
         JsonNode json = new ObjectMapper().readTree(report.json());
         assertThat(json.at("/results/1/stricter_than_protocol").asBoolean()).isTrue();
         assertThat(json.at("/cleanup/not_retired/0").asText()).startsWith("monitor m:");
-        assertThat(new ConformReport(List.of(PASS, stricter, FAIL), "http://h", 1, NOTHING_RETIRED).exitCode()).isEqualTo(1);
+        assertThat(new ConformReport(List.of(PASS, stricter, FAIL), "http://h", 1, NOTHING_RETIRED).exitCode())
+                .isEqualTo(1);
     }
 }

@@ -2,7 +2,6 @@ package io.monitorbackbone.gateway;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;

@@ -13,13 +13,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.ObservesAsync;
 import jakarta.inject.Inject;
-import org.apache.kafka.streams.KafkaStreams;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-import org.jboss.logging.Logger;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.streams.KafkaStreams;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
 /**
  * Starts the process's parts in order (ports checked, broker, tables, follower caught up, Streams apps, lease client,
@@ -76,24 +75,40 @@ public class Lifecycle {
     private KafkaStreams projector;
 
     void start(@Observes StartupEvent event) throws Exception {
-        StartChecks.portsFree(host, port, config.kafka().bootstrapServers().isEmpty(), config.kafka().port());
+        StartChecks.portsFree(
+                host,
+                port,
+                config.kafka().bootstrapServers().isEmpty(),
+                config.kafka().port());
         StartChecks.managementPortFree(managementHost, managementPort);
         StartChecks.kafkaClientProperties(System.getenv());
         KafkaRuntime runtime = kafka.startBroker(config, System.getenv());
         // Creates the lease topics it is missing (mp.leases, which the follower reads, exists already as a table).
         leases = io.monitorbackbone.leases.LeaseApp.create(new io.monitorbackbone.leases.LeaseApp.Settings(
-                runtime.clients(), config.data().resolve("streams").resolve("leases-" + port).toAbsolutePath(),
+                runtime.clients(),
+                config.data().resolve("streams").resolve("leases-" + port).toAbsolutePath(),
                 // Static membership: a restarted gateway takes its lease tasks back without waiting out a session.
-                "gateway-" + port, config.kafka().leasePartitions(), config.kafka().replicationFactor(),
+                "gateway-" + port,
+                config.kafka().leasePartitions(),
+                config.kafka().replicationFactor(),
                 config.kafka().leaseCommitMs()));
         if (config.hostProjector()) {
             // Folds every monitor's log into mp.state (created above with the tables), which the follower reads.
-            projector = io.monitorbackbone.projector.ProjectorApp.create(io.monitorbackbone.projector.ProjectorConfig.hosted(
-                    runtime.clients(), config.data().resolve("streams").resolve("projector-" + port).toAbsolutePath().toString(),
-                    "gateway-" + port, config.kafka().projectorPartitions(), config.kafka().replicationFactor()));
+            projector = io.monitorbackbone.projector.ProjectorApp.create(
+                    io.monitorbackbone.projector.ProjectorConfig.hosted(
+                            runtime.clients(),
+                            config.data()
+                                    .resolve("streams")
+                                    .resolve("projector-" + port)
+                                    .toAbsolutePath()
+                                    .toString(),
+                            "gateway-" + port,
+                            config.kafka().projectorPartitions(),
+                            config.kafka().replicationFactor()));
             projector.setUncaughtExceptionHandler(e -> {
                 LOGGER.error("projector thread failed; replacing it", e);
-                return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+                return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
+                        .REPLACE_THREAD;
             });
             projector.start();
         }
@@ -139,9 +154,20 @@ public class Lifecycle {
             return;
         }
         KafkaRuntime runtime = kafka.runtime();
-        LOGGER.infof("monitor-backbone ready on http://%s:%d/mp/v0/discover, MCP at http://%s:%d/mcp, health and metrics at"
-                        + " http://%s:%d/q/health and /q/metrics (Kafka %s%s)", host, port, host, port, managementHost, managementPort,
-                runtime.bootstrapServers(), runtime.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
+        LOGGER.infof(
+                "monitor-backbone ready on http://%s:%d/mp/v0/discover, MCP at http://%s:%d/mcp, health and metrics at"
+                        + " http://%s:%d/q/health and /q/metrics (Kafka %s%s)",
+                host,
+                port,
+                host,
+                port,
+                managementHost,
+                managementPort,
+                runtime.bootstrapServers(),
+                runtime.embedded()
+                        ? ", embedded, data in "
+                                + config.data().toAbsolutePath().normalize()
+                        : "");
     }
 
     /**

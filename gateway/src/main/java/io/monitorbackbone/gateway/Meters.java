@@ -17,11 +17,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import org.apache.kafka.streams.KafkaStreams;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.kafka.streams.KafkaStreams;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * The gauges that read the process's state at scrape time (active subscriptions, the follower's lag, the build), and
@@ -61,13 +60,19 @@ public class Meters {
 
     /** Called by Lifecycle once the Kafka side and the hosted apps are started. */
     void bind(KafkaStreams leases, KafkaStreams projector) {
-        Gauge.builder("mp.build.info", () -> 1).description("This server's version").tag("version", version)
-                .strongReference(true).register(registry);
+        Gauge.builder("mp.build.info", () -> 1)
+                .description("This server's version")
+                .tag("version", version)
+                .strongReference(true)
+                .register(registry);
         Gauge.builder("mp.subscriptions.active", this, Meters::activeSubscriptions)
-                .description("Subscriptions not retired, on monitors not retired").register(registry);
+                .description("Subscriptions not retired, on monitors not retired")
+                .register(registry);
         Follower follower = kafka.follower();
-        Gauge.builder("mp.follower.lag", follower, Follower::lag).baseUnit("records")
-                .description("Records this gateway's follower is behind the tables and logs it follows").register(registry);
+        Gauge.builder("mp.follower.lag", follower, Follower::lag)
+                .baseUnit("records")
+                .description("Records this gateway's follower is behind the tables and logs it follows")
+                .register(registry);
         KafkaRuntime runtime = kafka.runtime();
         bindClient(new KafkaClientMetrics(runtime.producer()));
         if (runtime.admin() instanceof org.apache.kafka.clients.admin.AdminClient admin) {

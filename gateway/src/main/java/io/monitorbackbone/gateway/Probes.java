@@ -5,6 +5,7 @@ import io.monitorbackbone.gateway.kafka.KafkaPorts;
 import io.monitorbackbone.gateway.kafka.KafkaRuntime;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.streams.KafkaStreams;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
@@ -12,8 +13,6 @@ import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Liveness;
 import org.eclipse.microprofile.health.Readiness;
 import org.eclipse.microprofile.health.Startup;
-
-import java.util.concurrent.TimeUnit;
 
 /**
  * The health checks served on the management interface ({@code /q/health/live}, {@code /ready}, {@code /started}).
@@ -52,7 +51,9 @@ public class Probes {
 
         @Override
         public HealthCheckResponse call() {
-            return HealthCheckResponse.named("mp-started").status(lifecycle.ready() || lifecycle.stopping()).build();
+            return HealthCheckResponse.named("mp-started")
+                    .status(lifecycle.ready() || lifecycle.stopping())
+                    .build();
         }
     }
 
@@ -95,7 +96,8 @@ public class Probes {
         return answer.status(up).build();
     }
 
-    private static boolean streams(HealthCheckResponseBuilder answer, String name, KafkaStreams.State state, boolean hosted) {
+    private static boolean streams(
+            HealthCheckResponseBuilder answer, String name, KafkaStreams.State state, boolean hosted) {
         if (!hosted) {
             answer.withData(name, "not hosted");
             return true;

@@ -1,10 +1,9 @@
 package io.monitorbackbone.gateway;
 
+import io.quarkus.runtime.PreventFurtherStepsException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-
-import io.quarkus.runtime.PreventFurtherStepsException;
 
 /**
  * What is checked before anything starts: the ports this process will listen on. A port that is taken is one clear
@@ -13,18 +12,19 @@ import io.quarkus.runtime.PreventFurtherStepsException;
  */
 final class StartChecks {
 
-    private StartChecks() {
-    }
+    private StartChecks() {}
 
     static void portsFree(String httpHost, int httpPort, boolean embeddedBroker, int kafkaPort) {
         if (httpPort > 0 && !free(httpHost, httpPort)) {
-            throw refused("monitor-backbone cannot start: HTTP port " + httpPort + " on " + httpHost
-                    + " is already in use (is another server running?); choose another with MP_PORT or ./mp serve --port");
+            throw refused(
+                    "monitor-backbone cannot start: HTTP port " + httpPort + " on " + httpHost
+                            + " is already in use (is another server running?); choose another with MP_PORT or ./mp serve --port");
         }
         if (embeddedBroker && kafkaPort > 0 && !free("127.0.0.1", kafkaPort)) {
             throw refused("monitor-backbone cannot start: port " + kafkaPort + " on 127.0.0.1 for the"
                     + " embedded Kafka broker is already in use (is another ./mp serve running? then share its broker with"
-                    + " KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:" + kafkaPort + "); choose another with MP_KAFKA_PORT or ./mp serve --kafka-port");
+                    + " KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:" + kafkaPort
+                    + "); choose another with MP_KAFKA_PORT or ./mp serve --kafka-port");
         }
     }
 

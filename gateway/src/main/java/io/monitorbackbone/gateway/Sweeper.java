@@ -6,15 +6,14 @@ import io.monitorbackbone.gateway.service.SubscriptionService;
 import io.monitorbackbone.gateway.service.Tables;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.Subscription;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.jboss.logging.Logger;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.jboss.logging.Logger;
 
 /**
  * The mute sweep, on a timer. Of all gateways sharing a cluster exactly one sweeps: the member of the consumer group
@@ -24,6 +23,7 @@ import java.util.List;
 public final class Sweeper extends ConsumerLoop {
     /** The consumer group, named after the topic whose one partition it hands to the sweeping gateway. */
     public static final String GROUP = Topics.SWEEPER;
+
     private static final Logger LOGGER = Logger.getLogger(Sweeper.class);
     private static final Duration PERIOD = Duration.ofMillis(500);
 
@@ -32,7 +32,8 @@ public final class Sweeper extends ConsumerLoop {
     private final Clock clock;
     private volatile boolean leader;
 
-    public Sweeper(KafkaConsumer<byte[], byte[]> consumer, Tables tables, SubscriptionService subscriptions, Clock clock) {
+    public Sweeper(
+            KafkaConsumer<byte[], byte[]> consumer, Tables tables, SubscriptionService subscriptions, Clock clock) {
         super(consumer, "mp-sweeper");
         this.tables = tables;
         this.subscriptions = subscriptions;
@@ -84,5 +85,4 @@ public final class Sweeper extends ConsumerLoop {
             }
         }
     }
-
 }

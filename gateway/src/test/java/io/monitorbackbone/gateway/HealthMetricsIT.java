@@ -3,20 +3,16 @@ package io.monitorbackbone.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.testsupport.Http;
+import io.monitorbackbone.testsupport.ServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import io.monitorbackbone.testsupport.Http;
-import io.monitorbackbone.testsupport.ServerProcess;
 
 /**
  * Health and metrics on the management interface of a real server process: the probes' answers, readiness going DOWN
@@ -29,10 +25,14 @@ class HealthMetricsIT {
     @Test
     void readinessIsUpOnceStartedAndDownDuringAStopWhileAParkedPullIsOpen() throws Exception {
         // The delay holds the stop between "readiness DOWN" and "parked pulls woken" long enough to look at both.
-        try (ServerProcess server = ServerProcess.builder().env("MP_SHUTDOWN_DELAY", "20s").start()) {
+        try (ServerProcess server =
+                ServerProcess.builder().env("MP_SHUTDOWN_DELAY", "20s").start()) {
             Http api = new Http(server.baseUri());
             Http management = new Http(server.managementUri());
-            await().atMost(DEADLINE).untilAsserted(() -> assertThat(management.get("/q/health/ready", null).status()).isEqualTo(200));
+            await().atMost(DEADLINE)
+                    .untilAsserted(() -> assertThat(
+                                    management.get("/q/health/ready", null).status())
+                            .isEqualTo(200));
             Http.Response ready = management.get("/q/health/ready", null);
             assertThat(ready.json().get("status").asText()).isEqualTo("UP");
             JsonNode data = check(ready, "mp-ready").get("data");
@@ -49,15 +49,20 @@ class HealthMetricsIT {
             long next = walk.pull(reader, "?limit=100").json().get("next").asLong();
             assertThat(walk.ack(reader, next).status()).isEqualTo(200);
             // Parks: nothing past the cursor, and a wait far longer than the test.
-            CompletableFuture<Http.Response> parked = CompletableFuture.supplyAsync(() -> walk.pull(reader, "?wait=55"));
+            CompletableFuture<Http.Response> parked =
+                    CompletableFuture.supplyAsync(() -> walk.pull(reader, "?wait=55"));
 
             signal(server, "TERM");
             await().atMost(DEADLINE).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
                 Http.Response r = management.get("/q/health/ready", null);
                 assertThat(r.status()).as(r.body()).isEqualTo(503);
-                assertThat(check(r, "mp-ready").at("/data/stopping").asBoolean()).as(r.body()).isTrue();
+                assertThat(check(r, "mp-ready").at("/data/stopping").asBoolean())
+                        .as(r.body())
+                        .isTrue();
             });
-            assertThat(parked).as("the parked pull is still open while readiness is DOWN").isNotDone();
+            assertThat(parked)
+                    .as("the parked pull is still open while readiness is DOWN")
+                    .isNotDone();
             assertThat(management.get("/q/health/live", null).status()).isEqualTo(200);
 
             Http.Response answered = parked.get(DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
@@ -74,38 +79,56 @@ class HealthMetricsIT {
             Http api = new Http(server.baseUri());
             Http management = new Http(server.managementUri());
             Walk walk = new Walk(api);
-            Walk.Monitor monitor = walk.monitorWith("{\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}");
+            Walk.Monitor monitor =
+                    walk.monitorWith("{\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}");
             walk.publish(monitor, "job-1");
-            Http.Response refused = api.post("/mp/v0/monitors/" + monitor.id() + "/observations", "{\"tier\":\"bogus\"}",
-                    monitor.ownerToken());
+            Http.Response refused = api.post(
+                    "/mp/v0/monitors/" + monitor.id() + "/observations", "{\"tier\":\"bogus\"}", monitor.ownerToken());
             assertThat(refused.json().has("rejected_seq")).as(refused.body()).isTrue();
-            Http.Response sub = api.post("/mp/v0/subscriptions", "{\"monitor\":\"" + monitor.id()
-                    + "\",\"subscriber\":\"agent:worker\",\"capabilities\":[\"observe\",\"act\"]}", monitor.ownerToken());
+            Http.Response sub = api.post(
+                    "/mp/v0/subscriptions",
+                    "{\"monitor\":\"" + monitor.id()
+                            + "\",\"subscriber\":\"agent:worker\",\"capabilities\":[\"observe\",\"act\"]}",
+                    monitor.ownerToken());
             assertThat(sub.status()).as(sub.body()).isEqualTo(201);
-            Walk.Reader reader = new Walk.Reader(sub.json().at("/subscription/id").asText(), sub.json().get("token").asText());
+            Walk.Reader reader = new Walk.Reader(
+                    sub.json().at("/subscription/id").asText(),
+                    sub.json().get("token").asText());
             Http.Response page = walk.pull(reader, "?limit=100");
             assertThat(page.status()).isEqualTo(200);
-            assertThat(walk.ack(reader, page.json().get("next").asLong()).status()).isEqualTo(200);
-            Http.Response claim = api.post("/mp/v0/subscriptions/" + reader.subscription() + "/leases/claim",
-                    "{\"subject\":\"job-1\"}", reader.token());
+            assertThat(walk.ack(reader, page.json().get("next").asLong()).status())
+                    .isEqualTo(200);
+            Http.Response claim = api.post(
+                    "/mp/v0/subscriptions/" + reader.subscription() + "/leases/claim",
+                    "{\"subject\":\"job-1\"}",
+                    reader.token());
             assertThat(claim.status()).as(claim.body()).isEqualTo(201);
 
             Http.Response scrape = management.get("/q/metrics", null);
             assertThat(scrape.status()).isEqualTo(200);
             String metrics = scrape.body();
-            assertThat(value(metrics, "mp_publish_total", "outcome=\"accepted\"")).isGreaterThanOrEqualTo(1);
-            assertThat(value(metrics, "mp_publish_total", "outcome=\"rejected\"")).isGreaterThanOrEqualTo(1);
-            assertThat(value(metrics, "mp_publish_duration_seconds_count", "outcome=\"accepted\"")).isGreaterThanOrEqualTo(1);
-            assertThat(value(metrics, "mp_publish_duration_seconds_sum", "outcome=\"accepted\"")).isPositive();
+            assertThat(value(metrics, "mp_publish_total", "outcome=\"accepted\""))
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(value(metrics, "mp_publish_total", "outcome=\"rejected\""))
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(value(metrics, "mp_publish_duration_seconds_count", "outcome=\"accepted\""))
+                    .isGreaterThanOrEqualTo(1);
+            assertThat(value(metrics, "mp_publish_duration_seconds_sum", "outcome=\"accepted\""))
+                    .isPositive();
             assertThat(value(metrics, "mp_pull_duration_seconds_count", "")).isGreaterThanOrEqualTo(1);
             assertThat(value(metrics, "mp_ack_total", "")).isGreaterThanOrEqualTo(1);
-            assertThat(value(metrics, "mp_lease_claim_duration_seconds_count", "result=\"granted\"")).isEqualTo(1);
+            assertThat(value(metrics, "mp_lease_claim_duration_seconds_count", "result=\"granted\""))
+                    .isEqualTo(1);
             assertThat(value(metrics, "mp_subscriptions_active", "")).isEqualTo(1);
             assertThat(value(metrics, "mp_follower_lag_records", "")).isGreaterThanOrEqualTo(0);
             assertThat(value(metrics, "mp_build_info", "version=\"")).isEqualTo(1);
             // HTTP server, JVM and Kafka clients' meters are there too; none is per monitor.
-            assertThat(metrics).contains("http_server_requests_seconds_count").contains("jvm_memory_used_bytes")
-                    .contains("kafka_producer_").contains("kafka_stream_").doesNotContain(monitor.id());
+            assertThat(metrics)
+                    .contains("http_server_requests_seconds_count")
+                    .contains("jvm_memory_used_bytes")
+                    .contains("kafka_producer_")
+                    .contains("kafka_stream_")
+                    .doesNotContain(monitor.id());
 
             Http.Response onApi = api.get("/q/metrics", null);
             assertThat(onApi.status()).isEqualTo(404);
@@ -125,20 +148,24 @@ class HealthMetricsIT {
 
     /** The value of the first sample of {@code name} whose labels contain {@code label}; fails when there is none. */
     private static double value(String scrape, String name, String label) {
-        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? (\\S+)").matcher(scrape);
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? (\\S+)")
+                .matcher(scrape);
         while (m.find()) {
             String labels = m.group(1) == null ? "" : m.group(1);
             if (labels.contains(label)) {
                 return Double.parseDouble(m.group(2));
             }
         }
-        throw new AssertionError("no sample " + name + " with " + label + " in the scrape:\n" + scrape.lines()
-                .filter(line -> line.startsWith("mp_")).reduce("", (a, b) -> a + b + "\n"));
+        throw new AssertionError("no sample " + name + " with " + label + " in the scrape:\n"
+                + scrape.lines().filter(line -> line.startsWith("mp_")).reduce("", (a, b) -> a + b + "\n"));
     }
 
     private static void signal(ServerProcess server, String signal) {
         try {
-            new ProcessBuilder("kill", "-" + signal, String.valueOf(server.pid())).inheritIO().start().waitFor();
+            new ProcessBuilder("kill", "-" + signal, String.valueOf(server.pid()))
+                    .inheritIO()
+                    .start()
+                    .waitFor();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

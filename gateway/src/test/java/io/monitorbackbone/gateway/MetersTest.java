@@ -15,8 +15,10 @@ class MetersTest {
 
     @Test
     void aMetersOfAMonitorsTopicIsDroppedAndTheTablesAndTotalsAreKept() {
-        assertThat(Meters.perMonitor(kafka(Tags.of("topic", Topics.obs("ci"), "partition", "0")))).isTrue();
-        assertThat(Meters.perMonitor(kafka(Tags.of("topic", Topics.MONITORS, "partition", "0")))).isFalse();
+        assertThat(Meters.perMonitor(kafka(Tags.of("topic", Topics.obs("ci"), "partition", "0"))))
+                .isTrue();
+        assertThat(Meters.perMonitor(kafka(Tags.of("topic", Topics.MONITORS, "partition", "0"))))
+                .isFalse();
         assertThat(Meters.perMonitor(kafka(Tags.of("client.id", "mp-gateway")))).isFalse();
     }
 }

@@ -1,11 +1,11 @@
 package io.monitorbackbone.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.testsupport.Http;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -13,8 +13,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code GET /mp/v0/openapi.json} against a real server: an OpenAPI 3.1 document in which every route the server serves
@@ -27,15 +26,26 @@ class OpenApiIT {
     /** Every route of the REST binding, as a client calls it. */
     private static final List<String> SERVED = List.of(
             "GET /mp/v0/discover",
-            "POST /mp/v0/monitors", "GET /mp/v0/monitors", "GET /mp/v0/monitors/m-1",
-            "POST /mp/v0/monitors/m-1/update", "POST /mp/v0/monitors/m-1/pause", "POST /mp/v0/monitors/m-1/resume",
-            "POST /mp/v0/monitors/m-1/retire", "GET /mp/v0/monitors/m-1/state",
+            "POST /mp/v0/monitors",
+            "GET /mp/v0/monitors",
+            "GET /mp/v0/monitors/m-1",
+            "POST /mp/v0/monitors/m-1/update",
+            "POST /mp/v0/monitors/m-1/pause",
+            "POST /mp/v0/monitors/m-1/resume",
+            "POST /mp/v0/monitors/m-1/retire",
+            "GET /mp/v0/monitors/m-1/state",
             "POST /mp/v0/monitors/m-1/observations",
-            "POST /mp/v0/subscriptions", "GET /mp/v0/subscriptions/sub-1/pull", "POST /mp/v0/subscriptions/sub-1/ack",
-            "POST /mp/v0/subscriptions/sub-1/seek", "POST /mp/v0/subscriptions/sub-1/renew",
-            "POST /mp/v0/subscriptions/sub-1/retire", "GET /mp/v0/subscriptions/sub-1/stream",
-            "POST /mp/v0/subscriptions/sub-1/leases/claim", "POST /mp/v0/subscriptions/sub-1/leases/complete",
-            "GET /mp/v0/admin/snapshot", "POST /mp/v0/admin/compact",
+            "POST /mp/v0/subscriptions",
+            "GET /mp/v0/subscriptions/sub-1/pull",
+            "POST /mp/v0/subscriptions/sub-1/ack",
+            "POST /mp/v0/subscriptions/sub-1/seek",
+            "POST /mp/v0/subscriptions/sub-1/renew",
+            "POST /mp/v0/subscriptions/sub-1/retire",
+            "GET /mp/v0/subscriptions/sub-1/stream",
+            "POST /mp/v0/subscriptions/sub-1/leases/claim",
+            "POST /mp/v0/subscriptions/sub-1/leases/complete",
+            "GET /mp/v0/admin/snapshot",
+            "POST /mp/v0/admin/compact",
             "POST /mp/v0/rpc");
 
     private final Http http = SharedServer.http();
@@ -50,7 +60,8 @@ class OpenApiIT {
     @Test
     void theDocumentIsOpenApi31AndDiscoverAnnouncesIt() {
         assertThat(document().path("openapi").asText()).startsWith("3.1.");
-        JsonNode announced = http.get("/mp/v0/discover", null).json().at("/capabilities/extensions/io.monitorbackbone~1openapi");
+        JsonNode announced =
+                http.get("/mp/v0/discover", null).json().at("/capabilities/extensions/io.monitorbackbone~1openapi");
         assertThat(announced.path("path").asText()).isEqualTo(PATH);
         assertThat(announced.path("version").asText()).startsWith("3.1.");
     }
@@ -61,8 +72,10 @@ class OpenApiIT {
         for (String route : SERVED) {
             String method = route.substring(0, route.indexOf(' '));
             String path = route.substring(route.indexOf(' ') + 1);
-            assertThat(documented).as(route + " is in the document").anyMatch(o -> o.method().equals(method)
-                    && o.matcher().matcher(path).matches());
+            assertThat(documented)
+                    .as(route + " is in the document")
+                    .anyMatch(o -> o.method().equals(method)
+                            && o.matcher().matcher(path).matches());
         }
     }
 
@@ -82,7 +95,10 @@ class OpenApiIT {
                 assertThat(r.json().path("code").isTextual()).as(what).isTrue();
                 assertThat(r.json().path("done").isArray()).as(what).isTrue();
             }
-            assertThat(o.node().at("/responses/default/content/application~1json/schema/$ref").asText()).as(what)
+            assertThat(o.node()
+                            .at("/responses/default/content/application~1json/schema/$ref")
+                            .asText())
+                    .as(what)
                     .isEqualTo("#/components/schemas/error");
         }
     }
@@ -100,8 +116,7 @@ class OpenApiIT {
         }
     }
 
-    private record Operation(String method, String template, Pattern matcher, String example, JsonNode node) {
-    }
+    private record Operation(String method, String template, Pattern matcher, String example, JsonNode node) {}
 
     /** The document's operations, each with a regular expression of its template and a request path that fills it. */
     private static List<Operation> operations(JsonNode document) {
@@ -129,8 +144,12 @@ class OpenApiIT {
                     regex = regex.replace("{" + name + "}", pattern.isEmpty() ? "[^/]+" : "(" + pattern + ")");
                     example = example.replace("{" + name + "}", pattern.isEmpty() ? "x-1" : pattern.split("\\|")[0]);
                 }
-                out.add(new Operation(m.getKey().toUpperCase(java.util.Locale.ROOT), template, Pattern.compile(regex),
-                        example, m.getValue()));
+                out.add(new Operation(
+                        m.getKey().toUpperCase(java.util.Locale.ROOT),
+                        template,
+                        Pattern.compile(regex),
+                        example,
+                        m.getValue()));
             }
         }
         return out;
@@ -149,7 +168,10 @@ class OpenApiIT {
             ObjectNode o = (ObjectNode) node;
             JsonNode ref = o.get("$ref");
             if (ref != null && ref.isTextual() && ref.asText().startsWith(SCHEMA_PREFIX)) {
-                o.put("$ref", "#/components/schemas/" + ref.asText().substring(SCHEMA_PREFIX.length()).replace(".json", ""));
+                o.put(
+                        "$ref",
+                        "#/components/schemas/"
+                                + ref.asText().substring(SCHEMA_PREFIX.length()).replace(".json", ""));
             }
             o.elements().forEachRemaining(OpenApiIT::rewriteRefs);
         } else if (node.isArray()) {

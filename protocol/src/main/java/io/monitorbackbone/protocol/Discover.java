@@ -1,13 +1,11 @@
 package io.monitorbackbone.protocol;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.List;
 
 /** What {@code GET /mp/v0/discover} says: the protocol version, what this server does, and its bounds. */
 public final class Discover {
-    private Discover() {
-    }
+    private Discover() {}
 
     public static ObjectNode document() {
         ObjectNode d = Json.object();
@@ -34,11 +32,13 @@ public final class Discover {
         ObjectNode extensions = caps.putObject("extensions");
         extensions.putObject("ai.mentu/monitors").put("version", "0.1");
         // A record of a log no reader can decode is served at its seq as this row type and counted, never skipped.
-        extensions.putObject("io.monitorbackbone/undecodable-rows")
+        extensions
+                .putObject("io.monitorbackbone/undecodable-rows")
                 .put("type", io.monitorbackbone.protocol.Vocabulary.UNDECODABLE)
                 .put("counter", "counters.undecodable");
         // The REST binding described as OpenAPI 3.1, the protocol's JSON schemas as its components.
-        extensions.putObject("io.monitorbackbone/openapi")
+        extensions
+                .putObject("io.monitorbackbone/openapi")
                 .put("path", "/mp/v0/openapi.json")
                 .put("version", "3.1.0");
         ObjectNode limits = d.putObject("limits");

@@ -8,8 +8,7 @@ import java.util.concurrent.ExecutionException;
  * MCP, SSE): each binding renders the {@link ProtocolException} this returns, it never decides the answer itself.
  */
 public final class Failures {
-    private Failures() {
-    }
+    private Failures() {}
 
     /**
      * A refusal as it is; a {@link ServerFault} as {@code 503 UNAVAILABLE} with the fault's answer (and
@@ -25,7 +24,8 @@ public final class Failures {
         if (cause instanceof ServerFault fault) {
             return ProtocolException.serverFault(fault.answer(), fault.isOutcomeUnknown());
         }
-        return ProtocolException.internalError(cause == null ? "null" : cause.getClass().getSimpleName());
+        return ProtocolException.internalError(
+                cause == null ? "null" : cause.getClass().getSimpleName());
     }
 
     private static Throwable unwrap(Throwable t) {

@@ -10,10 +10,10 @@ public final class Limits {
     public static final long RETIRE_AFTER_MUTE_SECONDS_DEFAULT = 604_800;
     /** Calls one JSON-RPC batch may hold; a batch runs its calls one after another. */
     public static final int MAX_BATCH_CALLS = 100;
+
     public static final int DELIVERY_COUNT_LIMIT = Monitor.DEFAULT_DELIVERY_COUNT_LIMIT;
 
-    private Limits() {
-    }
+    private Limits() {}
 
     /** The {@code limits} block of a served monitor. */
     public static ObjectNode forMonitor(long retentionFloor) {

@@ -2,24 +2,21 @@ package io.monitorbackbone.protocol;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import io.monitorbackbone.protocol.request.CreateMonitor;
-
 import java.time.Instant;
 import java.util.List;
 
 /** Where a create request ({@link CreateMonitor}) becomes a {@link Monitor}, and a patch or transition changes one. */
 public final class MonitorDefinitions {
-    private MonitorDefinitions() {
-    }
+    private MonitorDefinitions() {}
 
     /** What a create request yields: the definition and the tokens to show once. */
-    public record Created(Monitor monitor, String ownerToken, String subscribeToken) {
-    }
+    public record Created(Monitor monitor, String ownerToken, String subscribeToken) {}
 
     public static void checkId(String id) {
         if (id == null || !Vocabulary.MONITOR_ID.matcher(id).matches()) {
-            throw ProtocolException.of(ErrorCode.INVALID, Vocabulary.MONITOR_ID_RULE).with("id", id);
+            throw ProtocolException.of(ErrorCode.INVALID, Vocabulary.MONITOR_ID_RULE)
+                    .with("id", id);
         }
     }
 
@@ -35,8 +32,21 @@ public final class MonitorDefinitions {
     }
 
     /** What {@code update} may change; identity, owner, capabilities and tokens stay as created. */
-    public static final List<String> PATCHABLE = List.of("name", "description", "source", "filter", "horizon", "visibility",
-            "default_grant", "cadence", "ttl_seconds", "retire_after_mute_seconds", "budget", "rules", "types", "limits");
+    public static final List<String> PATCHABLE = List.of(
+            "name",
+            "description",
+            "source",
+            "filter",
+            "horizon",
+            "visibility",
+            "default_grant",
+            "cadence",
+            "ttl_seconds",
+            "retire_after_mute_seconds",
+            "budget",
+            "rules",
+            "types",
+            "limits");
 
     public static Created create(String id, ObjectNode body, Instant now, boolean attested) {
         return create(id, CreateMonitor.parse(body), now, attested);
@@ -50,10 +60,33 @@ public final class MonitorDefinitions {
         String at = Times.format(now);
         String owner = f.owner() != null ? f.owner() : attested ? "human:owner" : "agent:owner";
         String name = f.name() != null ? f.name() : id;
-        Monitor monitor = new Monitor(id, name, f.description(), 1, owner, f.source(), f.filter(), f.horizon(),
-                f.capabilities(), f.cadence(), f.ttlSeconds(), f.retireAfterMuteSeconds(), f.budget(), f.visibility(), f.rules(),
-                f.types(), attested, f.defaultGrant(), at, at, false, false, Tokens.hash(ownerToken),
-                subscribeToken == null ? null : Tokens.hash(subscribeToken), f.retentionSeconds(), f.deliveryCountLimit());
+        Monitor monitor = new Monitor(
+                id,
+                name,
+                f.description(),
+                1,
+                owner,
+                f.source(),
+                f.filter(),
+                f.horizon(),
+                f.capabilities(),
+                f.cadence(),
+                f.ttlSeconds(),
+                f.retireAfterMuteSeconds(),
+                f.budget(),
+                f.visibility(),
+                f.rules(),
+                f.types(),
+                attested,
+                f.defaultGrant(),
+                at,
+                at,
+                false,
+                false,
+                Tokens.hash(ownerToken),
+                subscribeToken == null ? null : Tokens.hash(subscribeToken),
+                f.retentionSeconds(),
+                f.deliveryCountLimit());
         return new Created(monitor, ownerToken, subscribeToken);
     }
 
@@ -64,11 +97,33 @@ public final class MonitorDefinitions {
         merged.setAll(checked);
         CreateMonitor f = CreateMonitor.parse(merged);
         String name = f.name() != null ? f.name() : current.id();
-        return new Monitor(current.id(), name, f.description(), current.version() + 1, current.owner(), f.source(),
-                f.filter(), f.horizon(), current.capabilities(), f.cadence(), f.ttlSeconds(), f.retireAfterMuteSeconds(),
-                f.budget(), f.visibility(), f.rules(), f.types(), current.attested(), f.defaultGrant(), current.created(),
-                Times.format(now), current.paused(), current.retired(), current.ownerTokenHash(), current.subscribeTokenHash(),
-                f.retentionSeconds(), f.deliveryCountLimit());
+        return new Monitor(
+                current.id(),
+                name,
+                f.description(),
+                current.version() + 1,
+                current.owner(),
+                f.source(),
+                f.filter(),
+                f.horizon(),
+                current.capabilities(),
+                f.cadence(),
+                f.ttlSeconds(),
+                f.retireAfterMuteSeconds(),
+                f.budget(),
+                f.visibility(),
+                f.rules(),
+                f.types(),
+                current.attested(),
+                f.defaultGrant(),
+                current.created(),
+                Times.format(now),
+                current.paused(),
+                current.retired(),
+                current.ownerTokenHash(),
+                current.subscribeTokenHash(),
+                f.retentionSeconds(),
+                f.deliveryCountLimit());
     }
 
     /** An update's patch: absent is no change; only the {@link #PATCHABLE} keys. */
@@ -86,8 +141,10 @@ public final class MonitorDefinitions {
             }
         });
         if (!unknown.isEmpty()) {
-            throw ProtocolException.of(ErrorCode.INVALID, "these fields cannot be patched: " + String.join(", ", unknown))
-                    .with("invalid", unknown).with("patchable", PATCHABLE);
+            throw ProtocolException.of(
+                            ErrorCode.INVALID, "these fields cannot be patched: " + String.join(", ", unknown))
+                    .with("invalid", unknown)
+                    .with("patchable", PATCHABLE);
         }
         return (ObjectNode) patch;
     }
@@ -104,11 +161,32 @@ public final class MonitorDefinitions {
             case "retire" -> current.paused();
             default -> throw new IllegalArgumentException(action);
         };
-        return new Monitor(current.id(), current.name(), current.description(), current.version(), current.owner(),
-                current.source(), current.filter(), current.horizon(), current.capabilities(), current.cadence(),
-                current.ttlSeconds(), current.retireAfterMuteSeconds(), current.budget(), current.visibility(), current.rules(),
-                current.types(), current.attested(), current.defaultGrant(), current.created(), current.updated(), paused,
-                "retire".equals(action), current.ownerTokenHash(), current.subscribeTokenHash(), current.retentionSeconds(),
+        return new Monitor(
+                current.id(),
+                current.name(),
+                current.description(),
+                current.version(),
+                current.owner(),
+                current.source(),
+                current.filter(),
+                current.horizon(),
+                current.capabilities(),
+                current.cadence(),
+                current.ttlSeconds(),
+                current.retireAfterMuteSeconds(),
+                current.budget(),
+                current.visibility(),
+                current.rules(),
+                current.types(),
+                current.attested(),
+                current.defaultGrant(),
+                current.created(),
+                current.updated(),
+                paused,
+                "retire".equals(action),
+                current.ownerTokenHash(),
+                current.subscribeTokenHash(),
+                current.retentionSeconds(),
                 current.deliveryCountLimit());
     }
 

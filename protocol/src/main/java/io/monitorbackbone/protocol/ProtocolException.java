@@ -1,7 +1,6 @@
 package io.monitorbackbone.protocol;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +72,8 @@ public final class ProtocolException extends RuntimeException {
     /** An ack or a re-subscription that would move a cursor back; {@code cursor} is where it stands. */
     public static ProtocolException cursorBackwards(long cursor, long requested) {
         return of(ErrorCode.CURSOR_BACKWARDS, "a cursor does not move backwards; use /seek with a reason")
-                .with("cursor", cursor).with("requested", requested);
+                .with("cursor", cursor)
+                .with("requested", requested);
     }
 
     /** A cursor that is not a non-negative integer; {@code value} is what was sent (null: not shown). */

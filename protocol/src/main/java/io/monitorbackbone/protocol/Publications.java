@@ -1,8 +1,7 @@
 package io.monitorbackbone.protocol;
 
-import io.monitorbackbone.protocol.request.Publish;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
+import io.monitorbackbone.protocol.request.Publish;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -13,11 +12,10 @@ import java.util.Map;
  * that order.
  */
 public final class Publications {
-    public static final Map<String, List<String>> KNOWN = Map.of(
-            "tier", Vocabulary.TIERS, "origin", Vocabulary.ORIGINS, "verification", Vocabulary.VERIFICATIONS);
+    public static final Map<String, List<String>> KNOWN =
+            Map.of("tier", Vocabulary.TIERS, "origin", Vocabulary.ORIGINS, "verification", Vocabulary.VERIFICATIONS);
 
-    private Publications() {
-    }
+    private Publications() {}
 
     /** A body straight to a draft: {@link Publish#parse} then {@link #resolve(Monitor, Publish, Instant)}. */
     public static Draft resolve(Monitor monitor, ObjectNode body, Instant now) {
@@ -42,30 +40,43 @@ public final class Publications {
         String verification = orElse(request.verification(), Provenance.defaultVerification(origin));
 
         if (onBehalfOf != null && !onBehalfOf.equals(monitor.owner())) {
-            throw refusal(ErrorCode.PROVENANCE_CEILING, "on_behalf_of names '" + onBehalfOf
-                    + "', but this monitor acts for its owner '" + monitor.owner()
-                    + "': an agent works at the level of the person whose token it holds, not of anyone it names");
+            throw refusal(
+                    ErrorCode.PROVENANCE_CEILING,
+                    "on_behalf_of names '" + onBehalfOf
+                            + "', but this monitor acts for its owner '" + monitor.owner()
+                            + "': an agent works at the level of the person whose token it holds, not of anyone it names");
         }
         if ("src".equals(tier) && !"human".equals(origin)) {
-            throw refusal(ErrorCode.TIER_NOT_ASSERTABLE, "a machine cannot assert tier 'src'; a person promotes it on review");
+            throw refusal(
+                    ErrorCode.TIER_NOT_ASSERTABLE,
+                    "a machine cannot assert tier 'src'; a person promotes it on review");
         }
         if (!humanPrincipal) {
-            String claim = "human".equals(origin) ? "origin 'human'"
-                    : "src".equals(tier) ? "tier 'src'"
-                    : "human_verified".equals(verification) || "certified".equals(verification) ? "verification '" + verification + "'"
-                    : null;
+            String claim = "human".equals(origin)
+                    ? "origin 'human'"
+                    : "src".equals(tier)
+                            ? "tier 'src'"
+                            : "human_verified".equals(verification) || "certified".equals(verification)
+                                    ? "verification '" + verification + "'"
+                                    : null;
             if (claim != null) {
-                throw refusal(ErrorCode.PROVENANCE_CEILING,
+                throw refusal(
+                        ErrorCode.PROVENANCE_CEILING,
                         claim + " needs a human principal; this monitor's owner is '" + monitor.owner() + "'");
             }
         }
         if ("human".equals(origin) && !"human".equals(inferred) && onBehalfOf == null) {
-            throw refusal(ErrorCode.PROVENANCE_CEILING, "actor '" + actor + "' cannot carry origin 'human' unless it names the person it acts for (on_behalf_of: '"
-                    + monitor.owner() + "')");
+            throw refusal(
+                    ErrorCode.PROVENANCE_CEILING,
+                    "actor '" + actor
+                            + "' cannot carry origin 'human' unless it names the person it acts for (on_behalf_of: '"
+                            + monitor.owner() + "')");
         }
 
-        ObjectNode stored = request.data() == null ? Json.object() : request.data().deepCopy();
-        ObjectNode storedTags = request.tags() == null ? Json.object() : request.tags().deepCopy();
+        ObjectNode stored =
+                request.data() == null ? Json.object() : request.data().deepCopy();
+        ObjectNode storedTags =
+                request.tags() == null ? Json.object() : request.tags().deepCopy();
         storedTags.put("monitor", monitor.id());
         storedTags.put("origin", origin);
         stored.set("tags", storedTags);
@@ -80,11 +91,23 @@ public final class Publications {
         provenance.put("rule", request.rule());
         provenance.set("wasDerivedFrom", request.wasDerivedFrom().deepCopy());
         provenance.put("wasAttributedTo", actor);
-        provenance.set("supersedes", request.supersedes() == null ? Json.MAPPER.nullNode() : request.supersedes().deepCopy());
+        provenance.set(
+                "supersedes",
+                request.supersedes() == null
+                        ? Json.MAPPER.nullNode()
+                        : request.supersedes().deepCopy());
         stored.set("provenance", provenance);
         String time = request.time();
-        return new Draft(request.type(), subject, time != null ? time : Times.format(now), tier, origin, verification,
-                monitor.horizon(), actor, stored);
+        return new Draft(
+                request.type(),
+                subject,
+                time != null ? time : Times.format(now),
+                tier,
+                origin,
+                verification,
+                monitor.horizon(),
+                actor,
+                stored);
     }
 
     /**
@@ -93,7 +116,8 @@ public final class Publications {
      */
     public static boolean isServerType(String type) {
         boolean protocolType = type.startsWith(Vocabulary.PROTOCOL_TYPE_PREFIX)
-                && !type.equals(Vocabulary.CONTRADICTION) && !type.equals(Vocabulary.CONTRADICTION_RESOLVED);
+                && !type.equals(Vocabulary.CONTRADICTION)
+                && !type.equals(Vocabulary.CONTRADICTION_RESOLVED);
         return protocolType || type.startsWith(Rules.TYPE_PREFIX);
     }
 

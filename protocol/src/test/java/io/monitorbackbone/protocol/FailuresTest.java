@@ -1,13 +1,12 @@
 package io.monitorbackbone.protocol;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
+import org.junit.jupiter.api.Test;
 
 class FailuresTest {
     @Test
@@ -28,8 +27,10 @@ class FailuresTest {
     @Test
     void wrappersOfAsynchronousCodeAreLookedThrough() {
         ProtocolException refusal = ProtocolException.ownerTokenRequired();
-        assertThat(Failures.protocolError(new CompletionException(new ExecutionException(refusal)))).isSameAs(refusal);
-        Throwable failed = catchThrowable(() -> CompletableFuture.failedFuture(refusal).thenApply(x -> x).join());
+        assertThat(Failures.protocolError(new CompletionException(new ExecutionException(refusal))))
+                .isSameAs(refusal);
+        Throwable failed = catchThrowable(
+                () -> CompletableFuture.failedFuture(refusal).thenApply(x -> x).join());
         assertThat(failed).isInstanceOf(CompletionException.class);
         assertThat(Failures.protocolError(failed)).isSameAs(refusal);
     }
@@ -41,30 +42,34 @@ class FailuresTest {
         assertThat(e.status()).isEqualTo(503).isEqualTo(ErrorCode.SERVER_FAULT_STATUS);
         assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE);
         assertThat(e.code().rpcCode()).isEqualTo(-32017);
-        assertThat(e.toJson().toString()).isEqualTo("{\"code\":\"UNAVAILABLE\",\"error\":\"Kafka did not acknowledge the "
-                + "write to mp.obs.ci; nothing was acknowledged, retry\",\"done\":[]}");
+        assertThat(e.toJson().toString())
+                .isEqualTo("{\"code\":\"UNAVAILABLE\",\"error\":\"Kafka did not acknowledge the "
+                        + "write to mp.obs.ci; nothing was acknowledged, retry\",\"done\":[]}");
     }
 
     @Test
     void aServerFaultWithAnUnknownOutcomeSaysSo() {
-        ProtocolException e = Failures.protocolError(ServerFault.outcomeUnknown("Kafka did not confirm the definition",
-                "retry with the same id", null));
+        ProtocolException e = Failures.protocolError(
+                ServerFault.outcomeUnknown("Kafka did not confirm the definition", "retry with the same id", null));
         assertThat(e.status()).isEqualTo(503);
-        assertThat(e.toJson().toString()).isEqualTo("{\"code\":\"UNAVAILABLE\",\"error\":\"Kafka did not confirm the "
-                + "definition; retry with the same id\",\"done\":[],\"outcome\":\"unknown\"}");
+        assertThat(e.toJson().toString())
+                .isEqualTo("{\"code\":\"UNAVAILABLE\",\"error\":\"Kafka did not confirm the "
+                        + "definition; retry with the same id\",\"done\":[],\"outcome\":\"unknown\"}");
         ProtocolException advised = Failures.protocolError(ServerFault.withAdvice("not created", "retry", null));
         assertThat(advised.toJson().has("outcome")).isFalse();
     }
 
     @Test
     void anythingElseIsAnInternalError500ThatNeverShowsTheFailuresText() {
-        ProtocolException e = Failures.protocolError(new CompletionException(
-                new IllegalStateException("token abc123 leaked into a message")));
+        ProtocolException e = Failures.protocolError(
+                new CompletionException(new IllegalStateException("token abc123 leaked into a message")));
         assertThat(e.status()).isEqualTo(500).isEqualTo(ErrorCode.INTERNAL_ERROR_STATUS);
         assertThat(e.code()).isEqualTo(ErrorCode.UNAVAILABLE);
         assertThat(e.toJson().toString())
-                .isEqualTo("{\"code\":\"UNAVAILABLE\",\"error\":\"internal error: IllegalStateException\",\"done\":[]}");
-        assertThat(Failures.protocolError(new NullPointerException()).getMessage()).isEqualTo("internal error: NullPointerException");
+                .isEqualTo(
+                        "{\"code\":\"UNAVAILABLE\",\"error\":\"internal error: IllegalStateException\",\"done\":[]}");
+        assertThat(Failures.protocolError(new NullPointerException()).getMessage())
+                .isEqualTo("internal error: NullPointerException");
         assertThat(Failures.protocolError(new CompletionException(null)).getMessage())
                 .isEqualTo("internal error: CompletionException");
         assertThat(Failures.protocolError(new StackOverflowError()).status()).isEqualTo(500);
@@ -73,7 +78,8 @@ class FailuresTest {
     @Test
     void everyOtherCodeTakesItsStatusFromTheTable() {
         for (ErrorCode code : ErrorCode.values()) {
-            assertThat(Failures.protocolError(ProtocolException.of(code, "x")).status()).isEqualTo(code.status());
+            assertThat(Failures.protocolError(ProtocolException.of(code, "x")).status())
+                    .isEqualTo(code.status());
         }
     }
 }

@@ -19,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.awaitility.core.ConditionTimeoutException;
 
 /** The packaged gateway running as a separate OS process, so tests can kill it the way an operator's machine would. */
@@ -36,6 +35,7 @@ public final class ServerProcess implements AutoCloseable {
      * pid is the server's).
      */
     private static final List<String> DEFAULT_SIGINT = defaultSigint();
+
     private static final HttpClient PROBE = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2))
@@ -51,8 +51,15 @@ public final class ServerProcess implements AutoCloseable {
     private final Path logFile;
     private volatile Process process;
 
-    private ServerProcess(Path jar, List<String> jvmOptions, List<String> launcher, Map<String, String> env, int port,
-                          int kafkaPort, int managementPort, Path logFile) {
+    private ServerProcess(
+            Path jar,
+            List<String> jvmOptions,
+            List<String> launcher,
+            Map<String, String> env,
+            int port,
+            int kafkaPort,
+            int managementPort,
+            Path logFile) {
         this.managementPort = managementPort;
         this.jar = jar;
         this.jvmOptions = jvmOptions;
@@ -62,12 +69,15 @@ public final class ServerProcess implements AutoCloseable {
         this.kafkaPort = kafkaPort;
         this.logFile = logFile;
         // A test JVM that exits must not leave servers holding ports and data directories.
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            Process current = process;
-            if (current != null) {
-                current.destroyForcibly();
-            }
-        }, "server-process-" + port + "-kill"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            Process current = process;
+                            if (current != null) {
+                                current.destroyForcibly();
+                            }
+                        },
+                        "server-process-" + port + "-kill"));
     }
 
     public static Builder builder() {
@@ -90,7 +100,8 @@ public final class ServerProcess implements AutoCloseable {
     /** The port of the server's own embedded broker. */
     public int kafkaPort() {
         if (kafkaPort == 0) {
-            throw new IllegalStateException("this server uses the broker at " + env.get("KAFKA_BOOTSTRAP_SERVERS") + ", not its own");
+            throw new IllegalStateException(
+                    "this server uses the broker at " + env.get("KAFKA_BOOTSTRAP_SERVERS") + ", not its own");
         }
         return kafkaPort;
     }
@@ -140,7 +151,10 @@ public final class ServerProcess implements AutoCloseable {
     public synchronized int interrupt() {
         Process current = process;
         try {
-            new ProcessBuilder("kill", "-INT", String.valueOf(current.pid())).inheritIO().start().waitFor();
+            new ProcessBuilder("kill", "-INT", String.valueOf(current.pid()))
+                    .inheritIO()
+                    .start()
+                    .waitFor();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -173,8 +187,11 @@ public final class ServerProcess implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
-        // Only what the test chose: a KAFKA_BOOTSTRAP_SERVERS meant for the test JVM would silently redirect the server.
-        builder.environment().keySet().removeIf(name -> name.startsWith("MP_") || name.equals("KAFKA_BOOTSTRAP_SERVERS"));
+        // Only what the test chose: a KAFKA_BOOTSTRAP_SERVERS meant for the test JVM would silently redirect the
+        // server.
+        builder.environment()
+                .keySet()
+                .removeIf(name -> name.startsWith("MP_") || name.equals("KAFKA_BOOTSTRAP_SERVERS"));
         builder.environment().putAll(env);
         if (launcher != null) {
             builder.environment().put("MP_JAVA_OPTS", String.join(" ", jvmOptions));
@@ -195,7 +212,10 @@ public final class ServerProcess implements AutoCloseable {
                     .until(this::answers);
         } catch (ConditionTimeoutException e) {
             destroyForcibly();
-            throw new IllegalStateException(failure("did not answer GET " + READY_PATH + " with 200 within " + READY_TIMEOUT.toSeconds() + " s"), e);
+            throw new IllegalStateException(
+                    failure("did not answer GET " + READY_PATH + " with 200 within " + READY_TIMEOUT.toSeconds()
+                            + " s"),
+                    e);
         } catch (ServerExited e) {
             throw new IllegalStateException(failure(e.getMessage()));
         }
@@ -205,7 +225,10 @@ public final class ServerProcess implements AutoCloseable {
         if (!process.isAlive()) {
             throw new ServerExited("exited with code " + process.exitValue() + " before answering");
         }
-        HttpRequest request = HttpRequest.newBuilder(baseUri().resolve(READY_PATH)).timeout(Duration.ofSeconds(2)).GET().build();
+        HttpRequest request = HttpRequest.newBuilder(baseUri().resolve(READY_PATH))
+                .timeout(Duration.ofSeconds(2))
+                .GET()
+                .build();
         try {
             return PROBE.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
         } catch (IOException e) {
@@ -241,7 +264,9 @@ public final class ServerProcess implements AutoCloseable {
         List<String> prefix = List.of("env", "--default-signal=INT");
         try {
             Process probe = new ProcessBuilder("env", "--default-signal=INT", "true")
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             return probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0 ? prefix : List.of();
         } catch (IOException e) {
             return List.of();
@@ -276,8 +301,7 @@ public final class ServerProcess implements AutoCloseable {
         private int kafkaPort;
         private int managementPort;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** Defaults to the system property {@code mp.app.jar}. */
         public Builder jar(Path jar) {
@@ -330,16 +354,22 @@ public final class ServerProcess implements AutoCloseable {
         public ServerProcess start() {
             Path app = jar != null ? jar : defaultJar();
             if (launcher == null && !Files.isRegularFile(app)) {
-                throw new IllegalStateException("no application jar at " + app.toAbsolutePath() + ": package the gateway first");
+                throw new IllegalStateException(
+                        "no application jar at " + app.toAbsolutePath() + ": package the gateway first");
             }
             int httpPort = port != 0 ? port : FreePorts.next();
-            int brokerPort = kafkaPort != 0 || env.containsKey("KAFKA_BOOTSTRAP_SERVERS") ? kafkaPort : FreePorts.next();
+            int brokerPort =
+                    kafkaPort != 0 || env.containsKey("KAFKA_BOOTSTRAP_SERVERS") ? kafkaPort : FreePorts.next();
             int management = managementPort != 0 ? managementPort : FreePorts.next();
             Map<String, String> all = new LinkedHashMap<>(env);
             all.put("MP_PORT", String.valueOf(httpPort));
             all.put("MP_MANAGEMENT_PORT", String.valueOf(management));
             // Never the default ./data, which is the source tree of whichever module runs the test.
-            all.putIfAbsent("MP_DATA", BuildDir.resolve("server-data").resolve("server-" + httpPort).toString());
+            all.putIfAbsent(
+                    "MP_DATA",
+                    BuildDir.resolve("server-data")
+                            .resolve("server-" + httpPort)
+                            .toString());
             if (brokerPort != 0) {
                 all.put("MP_KAFKA_PORT", String.valueOf(brokerPort));
             }
@@ -349,7 +379,8 @@ public final class ServerProcess implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            ServerProcess server = new ServerProcess(app, jvmOptions, launcher, Map.copyOf(all), httpPort, brokerPort, management, logFile);
+            ServerProcess server = new ServerProcess(
+                    app, jvmOptions, launcher, Map.copyOf(all), httpPort, brokerPort, management, logFile);
             server.launch();
             return server;
         }

@@ -18,6 +18,7 @@ import jakarta.inject.Inject;
 public class Edge {
     /** Before every other route, the MCP extension's and the REST resources' included. */
     static final int GUARD_ORDER = -1000;
+
     static final int BODY_ORDER = -900;
     /** Before the REST resources, which would answer the stream's path as an unknown route. */
     static final int STREAM_ORDER = -800;
@@ -31,7 +32,9 @@ public class Edge {
     void register(@Observes Router router) {
         router.route().order(GUARD_ORDER).handler(guard);
         router.route(Answers.BASE + "/*").order(BODY_ORDER).handler(new RawBody());
-        router.get(Answers.BASE + "/subscriptions/:id/stream").order(STREAM_ORDER).handler(stream);
+        router.get(Answers.BASE + "/subscriptions/:id/stream")
+                .order(STREAM_ORDER)
+                .handler(stream);
         router.route().failureHandler(this::failure);
         router.errorHandler(404, ctx -> Replies.error(ctx, unknownRoute(ctx)));
         router.errorHandler(405, ctx -> Replies.error(ctx, unknownRoute(ctx)));
@@ -62,12 +65,18 @@ public class Edge {
     private static void mcpFailure(RoutingContext ctx) {
         int status = ctx.statusCode();
         ProtocolException e = switch (status) {
-            case 400 -> ProtocolException.of(ErrorCode.INVALID, "an MCP request needs Accept: application/json, "
-                    + "text/event-stream, a JSON-RPC body, and a supported MCP-Protocol-Version");
-            case 404 -> ProtocolException.of(ErrorCode.NOT_FOUND, "unknown or expired MCP session; start a new one "
-                    + "with initialize");
-            case 405 -> ProtocolException.of(ErrorCode.INVALID, "GET /mcp opens a session's server stream and needs "
-                    + "its Mcp-Session-Id");
+            case 400 ->
+                ProtocolException.of(
+                        ErrorCode.INVALID,
+                        "an MCP request needs Accept: application/json, "
+                                + "text/event-stream, a JSON-RPC body, and a supported MCP-Protocol-Version");
+            case 404 ->
+                ProtocolException.of(
+                        ErrorCode.NOT_FOUND, "unknown or expired MCP session; start a new one " + "with initialize");
+            case 405 ->
+                ProtocolException.of(
+                        ErrorCode.INVALID,
+                        "GET /mcp opens a session's server stream and needs " + "its Mcp-Session-Id");
             default -> ProtocolException.of(ErrorCode.UNAVAILABLE, "the MCP request failed");
         };
         if (status == 405) {
@@ -77,6 +86,8 @@ public class Edge {
     }
 
     private static ProtocolException unknownRoute(RoutingContext ctx) {
-        return ProtocolException.of(ErrorCode.NOT_FOUND, "unknown route: " + ctx.request().method() + " " + ctx.request().path());
+        return ProtocolException.of(
+                ErrorCode.NOT_FOUND,
+                "unknown route: " + ctx.request().method() + " " + ctx.request().path());
     }
 }

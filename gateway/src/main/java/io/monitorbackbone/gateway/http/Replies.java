@@ -1,10 +1,10 @@
 package io.monitorbackbone.gateway.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.gateway.rest.ProtocolErrors;
 import io.monitorbackbone.gateway.service.Reply;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
@@ -14,8 +14,7 @@ import io.vertx.ext.web.RoutingContext;
  * never cached, every failure as {@link ProtocolErrors#toProtocolError} renders it, as the resources answer.
  */
 public final class Replies {
-    private Replies() {
-    }
+    private Replies() {}
 
     static void send(RoutingContext ctx, Reply reply) {
         reply.headers().forEach(ctx.response()::putHeader);

@@ -1,11 +1,10 @@
 package io.monitorbackbone.gateway.http;
 
-import io.monitorbackbone.gateway.service.DeliveryService;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.gateway.rest.Answers;
+import io.monitorbackbone.gateway.service.DeliveryService;
 import io.monitorbackbone.gateway.service.Log;
 import io.monitorbackbone.protocol.Json;
-import io.monitorbackbone.protocol.ProtocolException;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
@@ -13,7 +12,6 @@ import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-
 import java.time.Duration;
 
 /**
@@ -37,7 +35,8 @@ public class StreamRoute implements Handler<RoutingContext> {
         String cursor = ctx.queryParams().get("cursor");
         Context context = ctx.vertx().getOrCreateContext();
         // Opening and reading block on Kafka: on a worker thread; each step goes on on the request's context.
-        context.<Open>executeBlocking(() -> new Open(delivery, delivery.openStream(id, bearer, lastEventId, cursor)), false)
+        context.<Open>executeBlocking(
+                        () -> new Open(delivery, delivery.openStream(id, bearer, lastEventId, cursor)), false)
                 .onComplete(opened -> {
                     if (opened.failed()) {
                         Replies.failure(ctx, opened.cause());
@@ -47,8 +46,7 @@ public class StreamRoute implements Handler<RoutingContext> {
                 });
     }
 
-    private record Open(DeliveryService delivery, DeliveryService.Stream stream) {
-    }
+    private record Open(DeliveryService delivery, DeliveryService.Stream stream) {}
 
     private void begin(RoutingContext ctx, Context context, Open open) {
         HttpServerResponse response = ctx.response();
@@ -76,7 +74,8 @@ public class StreamRoute implements Handler<RoutingContext> {
                         return;
                     }
                     if (read.failed()) {
-                        ObjectNode error = io.monitorbackbone.protocol.Failures.protocolError(read.cause()).toJson();
+                        ObjectNode error = io.monitorbackbone.protocol.Failures.protocolError(read.cause())
+                                .toJson();
                         response.end("event: error\ndata: " + error + "\n\n");
                         return;
                     }
@@ -90,9 +89,15 @@ public class StreamRoute implements Handler<RoutingContext> {
                         return;
                     }
                     long head = page.bounds().head();
-                    Future.fromCompletionStage(open.delivery().parking().appendAfter(open.stream().log(), head, HEARTBEAT), context)
+                    Future.fromCompletionStage(
+                                    open.delivery()
+                                            .parking()
+                                            .appendAfter(open.stream().log(), head, HEARTBEAT),
+                                    context)
                             .onComplete(woken -> {
-                                if (open.stream().log().lastSeq() <= head && !response.closed() && !response.ended()
+                                if (open.stream().log().lastSeq() <= head
+                                        && !response.closed()
+                                        && !response.ended()
                                         && !open.delivery().parking().stopping()) {
                                     ObjectNode beat = Json.object();
                                     beat.put("head", head);

@@ -4,7 +4,6 @@ import io.monitorbackbone.gateway.service.Log;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Filter;
-
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

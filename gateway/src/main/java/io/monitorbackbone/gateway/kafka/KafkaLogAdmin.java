@@ -1,20 +1,19 @@
 package io.monitorbackbone.gateway.kafka;
 
 import io.monitorbackbone.binding.Topics;
-import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.gateway.service.LogAdmin;
-import org.apache.kafka.clients.admin.RecordsToDelete;
-import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.InvalidTopicException;
-import org.apache.kafka.common.errors.TopicExistsException;
-
+import io.monitorbackbone.protocol.ServerFault;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.TopicExistsException;
 
 /** {@link LogAdmin} with this process's admin client and topic layout ({@link KafkaRuntime}). */
 final class KafkaLogAdmin implements LogAdmin {
@@ -27,7 +26,10 @@ final class KafkaLogAdmin implements LogAdmin {
     @Override
     public Created createLog(String monitorId, Long retentionSeconds) {
         try {
-            kafka.admin().createTopics(List.of(kafka.monitorLogTopic(monitorId, retentionSeconds))).all().get(30, TimeUnit.SECONDS);
+            kafka.admin()
+                    .createTopics(List.of(kafka.monitorLogTopic(monitorId, retentionSeconds)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
             return Created.NEW;
         } catch (ExecutionException e) {
             if (e.getCause() instanceof TopicExistsException) {
@@ -57,7 +59,8 @@ final class KafkaLogAdmin implements LogAdmin {
             return;
         }
         Map<TopicPartition, RecordsToDelete> deletions = new HashMap<>();
-        offsetByMonitor.forEach((id, offset) -> deletions.put(new TopicPartition(Topics.obs(id), 0), RecordsToDelete.beforeOffset(offset)));
+        offsetByMonitor.forEach((id, offset) ->
+                deletions.put(new TopicPartition(Topics.obs(id), 0), RecordsToDelete.beforeOffset(offset)));
         try {
             kafka.admin().deleteRecords(deletions).all().get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -9,12 +9,11 @@ import io.monitorbackbone.gateway.service.StateChanges;
 import io.monitorbackbone.gateway.service.Tables;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
-import org.apache.kafka.common.TopicPartition;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The Kafka side of this process, started in steps by {@code Lifecycle} and exposed to the services as their ports
@@ -60,7 +59,8 @@ public class KafkaPorts {
         Follower tail = new Follower(cluster.newFollowerConsumer("mp-follower"), view);
         follower = tail;
         tail.start().get(60, TimeUnit.SECONDS);
-        view.barrier(table -> tail.awaitApplied(table, cluster.endOffsets(tail.partitionsOf(table)), Duration.ofSeconds(10)));
+        view.barrier(table ->
+                tail.awaitApplied(table, cluster.endOffsets(tail.partitionsOf(table)), Duration.ofSeconds(10)));
         readers = new ReaderPool(cluster::newReaderConsumer, READERS);
         fold = new LogFold(readers);
         reader = new LogReader(readers, view::log, (monitorId, endOffset) -> {
@@ -74,8 +74,11 @@ public class KafkaPorts {
 
     /** The client of the leases service, reading its replies; start it once the leases app runs. */
     public void startLeaseClient() throws Exception {
-        LeaseClient client = new LeaseClient(started(runtime).newConsumer("mp-lease-replies", 10), runtime.producer(),
-                Topics.LEASE_COMMANDS, Topics.LEASE_REPLIES);
+        LeaseClient client = new LeaseClient(
+                started(runtime).newConsumer("mp-lease-replies", 10),
+                runtime.producer(),
+                Topics.LEASE_COMMANDS,
+                Topics.LEASE_REPLIES);
         leaseClient = client;
         client.start().get(60, TimeUnit.SECONDS);
     }

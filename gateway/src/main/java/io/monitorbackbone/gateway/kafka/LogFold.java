@@ -3,9 +3,8 @@ package io.monitorbackbone.gateway.kafka;
 import io.monitorbackbone.binding.ObservationCodec;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Seq;
-import org.apache.kafka.common.TopicPartition;
-
 import java.util.List;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * A monitor's fold brought up to its head from Kafka, for a state request whose projector fold lags further than this
@@ -38,8 +37,11 @@ public final class LogFold {
             ReaderPool.range(c, tp, from, end, r -> {
                 if (r.value() != null) {
                     // A record that cannot be decoded folds as an undecodable row, as the projector folds it.
-                    a[0] = a[0].apply(monitorId, Seq.fromOffset(r.offset()),
-                            ObservationCodec.decode(monitorId, r.headers(), r.value(), r.timestamp()), r.timestamp());
+                    a[0] = a[0].apply(
+                            monitorId,
+                            Seq.fromOffset(r.offset()),
+                            ObservationCodec.decode(monitorId, r.headers(), r.value(), r.timestamp()),
+                            r.timestamp());
                 }
                 return true;
             });

@@ -5,16 +5,14 @@ import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.gateway.service.Log.Bounds;
 import io.monitorbackbone.gateway.service.Log.Entry;
 import io.monitorbackbone.gateway.service.Log.Page;
-import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Filter;
 import io.monitorbackbone.protocol.Seq;
-import org.apache.kafka.common.TopicPartition;
-
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The reads of monitors' logs: their bounds, and a page of matching observations from a seq (with, when asked, the
@@ -55,7 +53,8 @@ public final class LogReader {
             return Map.of();
         }
         return pool.withConsumer(c -> {
-            List<TopicPartition> tps = monitorIds.stream().map(ReaderPool::partitionOf).toList();
+            List<TopicPartition> tps =
+                    monitorIds.stream().map(ReaderPool::partitionOf).toList();
             Map<TopicPartition, Long> begin = c.beginningOffsets(tps, ReaderPool.TIMEOUT);
             Map<TopicPartition, Long> end = c.endOffsets(tps, ReaderPool.TIMEOUT);
             Map<String, Bounds> out = new HashMap<>();
@@ -89,7 +88,9 @@ public final class LogReader {
         return pool.withConsumer(c -> {
             TopicPartition tp = ReaderPool.partitionOf(monitorId);
             List<TopicPartition> tps = List.of(tp);
-            Bounds b = bounds(monitorId, c.beginningOffsets(tps, ReaderPool.TIMEOUT).get(tp),
+            Bounds b = bounds(
+                    monitorId,
+                    c.beginningOffsets(tps, ReaderPool.TIMEOUT).get(tp),
                     c.endOffsets(tps, ReaderPool.TIMEOUT).get(tp));
             PageScan scan = new PageScan(monitorId, filter, limit, count, b);
             long startSeq = Math.max(fromSeq, b.floor());
@@ -105,7 +106,8 @@ public final class LogReader {
             ReaderPool.range(c, tp, Seq.offsetOf(startSeq), b.end(), r -> {
                 long seq = Seq.fromOffset(r.offset());
                 // Past the page, a filter that passes everything only counts: no record needs decoding.
-                return scan.countsOnly() ? scan.count(seq)
+                return scan.countsOnly()
+                        ? scan.count(seq)
                         : scan.accept(seq, ObservationCodec.decode(monitorId, r.headers(), r.value(), r.timestamp()));
             });
             return scan.page();

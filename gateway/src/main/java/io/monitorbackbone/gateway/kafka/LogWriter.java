@@ -1,15 +1,11 @@
 package io.monitorbackbone.gateway.kafka;
 
-import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.binding.ObservationCodec;
-import io.monitorbackbone.protocol.ServerFault;
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Seq;
-import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
-
+import io.monitorbackbone.protocol.ServerFault;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -17,6 +13,9 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * Every write the gateway makes, each done only once Kafka has acknowledged it ({@code acks=all}).
@@ -52,7 +51,8 @@ public final class LogWriter {
     /** Appends an observation to its monitor's log; the future holds the seq the broker gave it. */
     public CompletableFuture<Long> appendAsync(String monitorId, Draft draft) {
         String topic = Topics.obs(monitorId);
-        return send(topic, () -> ObservationCodec.encode(topic, monitorId, null, draft)).thenApply(m -> Seq.fromOffset(m.offset()));
+        return send(topic, () -> ObservationCodec.encode(topic, monitorId, null, draft))
+                .thenApply(m -> Seq.fromOffset(m.offset()));
     }
 
     /** Writes the latest value of a key in a compacted table. */
@@ -67,7 +67,8 @@ public final class LogWriter {
 
     /** {@link #putText}, done when acknowledged. */
     public CompletableFuture<Void> putTextAsync(String topic, String key, String value) {
-        return send(topic, () -> new ProducerRecord<>(topic, key, value.getBytes(StandardCharsets.UTF_8))).thenApply(m -> null);
+        return send(topic, () -> new ProducerRecord<>(topic, key, value.getBytes(StandardCharsets.UTF_8)))
+                .thenApply(m -> null);
     }
 
     private CompletableFuture<RecordMetadata> send(String topic, Supplier<ProducerRecord<String, byte[]>> record) {
@@ -77,8 +78,11 @@ public final class LogWriter {
             if (failure == null) {
                 written.complete(metadata);
             } else {
-                written.completeExceptionally(failure instanceof ServerFault ? failure
-                        : new ServerFault("Kafka did not acknowledge the write to " + topic + ": " + failure, failure));
+                written.completeExceptionally(
+                        failure instanceof ServerFault
+                                ? failure
+                                : new ServerFault(
+                                        "Kafka did not acknowledge the write to " + topic + ": " + failure, failure));
             }
         });
         try {
@@ -111,8 +115,10 @@ public final class LogWriter {
             Thread.currentThread().interrupt();
             throw new ServerFault("interrupted while waiting for Kafka to acknowledge a write to " + topic, e);
         } catch (ExecutionException e) {
-            throw e.getCause() instanceof ServerFault fault ? fault
-                    : new ServerFault("Kafka did not acknowledge the write to " + topic + ": " + e.getCause(), e.getCause());
+            throw e.getCause() instanceof ServerFault fault
+                    ? fault
+                    : new ServerFault(
+                            "Kafka did not acknowledge the write to " + topic + ": " + e.getCause(), e.getCause());
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.monitorbackbone.gateway.kafka;
 
 import io.monitorbackbone.protocol.Aggregate;
-
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -20,10 +19,10 @@ public final class MonitorLog implements io.monitorbackbone.gateway.service.Tabl
     private final java.util.ArrayDeque<Tailed> tail = new java.util.ArrayDeque<>();
     /** The highest seq dropped from the tail: the tail holds every record after it. */
     private long evictedUpTo;
+
     private final int tailCapacity;
 
-    private record Tailed(long seq, io.monitorbackbone.protocol.Draft draft, long appendedAt) {
-    }
+    private record Tailed(long seq, io.monitorbackbone.protocol.Draft draft, long appendedAt) {}
 
     MonitorLog(int tailCapacity) {
         this.tailCapacity = tailCapacity;
@@ -31,6 +30,7 @@ public final class MonitorLog implements io.monitorbackbone.gateway.service.Tabl
 
     /** Recent subjects and write ids, bounded: the durable published-subject index is the leases service's. */
     static final int RECENT = 4096;
+
     private final java.util.Map<String, Boolean> recentSubjects = recent();
     private final java.util.Map<String, Long> seqByEventId = recent();
 
@@ -59,7 +59,8 @@ public final class MonitorLog implements io.monitorbackbone.gateway.service.Tabl
             return;
         }
         lastSeq = seq;
-        if (draft.subject() != null && draft.type() != null
+        if (draft.subject() != null
+                && draft.type() != null
                 && !draft.type().startsWith(io.monitorbackbone.protocol.Vocabulary.PROTOCOL_TYPE_PREFIX)) {
             recentSubjects.put(draft.subject(), Boolean.TRUE);
         }
@@ -91,7 +92,9 @@ public final class MonitorLog implements io.monitorbackbone.gateway.service.Tabl
         if (fromSeq > toSeq) {
             return List.of();
         }
-        if (tail.isEmpty() || tail.peekFirst().seq() > fromSeq || tail.peekLast().seq() < toSeq) {
+        if (tail.isEmpty()
+                || tail.peekFirst().seq() > fromSeq
+                || tail.peekLast().seq() < toSeq) {
             return null;
         }
         List<io.monitorbackbone.gateway.service.Log.Entry> out = new java.util.ArrayList<>();

@@ -3,7 +3,6 @@ package io.monitorbackbone.gateway.kafka;
 import io.monitorbackbone.gateway.service.Log;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Filter;
-
 import java.util.ArrayList;
 import java.util.List;
 

@@ -2,10 +2,6 @@ package io.monitorbackbone.gateway.kafka;
 
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.ServerFault;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +11,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * The consumers that read monitors' logs straight from their partition (assign + seek, no consumer group): a small
@@ -60,8 +59,12 @@ public final class ReaderPool implements AutoCloseable {
      * Reads the partition from offset {@code from} up to {@code end}, handing each record to {@code visit} until it
      * answers false. Offsets that hold no record (transaction markers) are skipped.
      */
-    static void range(KafkaConsumer<byte[], byte[]> c, TopicPartition tp, long from, long end,
-                      Predicate<ConsumerRecord<byte[], byte[]>> visit) {
+    static void range(
+            KafkaConsumer<byte[], byte[]> c,
+            TopicPartition tp,
+            long from,
+            long end,
+            Predicate<ConsumerRecord<byte[], byte[]>> visit) {
         if (from >= end) {
             return;
         }

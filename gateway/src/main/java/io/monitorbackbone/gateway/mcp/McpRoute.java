@@ -1,17 +1,15 @@
 package io.monitorbackbone.gateway.mcp;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.gateway.service.MonitorService;
-import io.monitorbackbone.gateway.service.Rpc;
 import io.monitorbackbone.gateway.service.StateChanges;
-import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.mcp.McpAnswers;
 import io.quarkiverse.mcp.server.McpConnection;
 import io.quarkiverse.mcp.server.runtime.ConnectionManager;
 import io.quarkiverse.mcp.server.runtime.McpConnectionBase;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -19,9 +17,7 @@ import io.vertx.ext.web.handler.BodyHandler;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -35,8 +31,8 @@ import java.util.function.Supplier;
 @ApplicationScoped
 public class McpRoute {
     static final String PATH = "/mcp";
-    private static final Set<String> METHODS = Set.of("resources/list", "resources/read", "resources/subscribe",
-            "resources/unsubscribe");
+    private static final Set<String> METHODS =
+            Set.of("resources/list", "resources/read", "resources/subscribe", "resources/unsubscribe");
     /** Before the extension's /mcp route (order 0 by default), after the guard (-1000). */
     private static final int ORDER = -500;
 
@@ -45,7 +41,6 @@ public class McpRoute {
 
     @Inject
     StateChanges stateChanges;
-
 
     @Inject
     ConnectionManager connections;
@@ -94,26 +89,34 @@ public class McpRoute {
         String headerBearer = bearer(ctx);
         Supplier<JsonNode> call = switch (method) {
             case "resources/list" -> () -> MonitorResources.listResult(monitors, headerBearer);
-            case "resources/read" -> () -> {
-                io.monitorbackbone.protocol.mcp.MonitorUri ref = io.monitorbackbone.protocol.mcp.MonitorUri.parse(uri);
-                return MonitorResources.readResult(ref, MonitorResources.read(monitors, ref, headerBearer));
-            };
-            case "resources/subscribe" -> () -> {
-                io.monitorbackbone.protocol.mcp.MonitorUri ref = io.monitorbackbone.protocol.mcp.MonitorUri.parse(uri);
-                // Subscribing needs what reading needs: a private monitor's changes are as secret as its state.
-                MonitorResources.read(monitors, ref, headerBearer);
-                subscriptions.subscribe(stateChanges, connection.id(), uri, ref.monitorId());
-                return Json.object();
-            };
-            default -> () -> {
-                subscriptions.unsubscribe(connection.id(), uri);
-                return Json.object();
-            };
+            case "resources/read" ->
+                () -> {
+                    io.monitorbackbone.protocol.mcp.MonitorUri ref =
+                            io.monitorbackbone.protocol.mcp.MonitorUri.parse(uri);
+                    return MonitorResources.readResult(ref, MonitorResources.read(monitors, ref, headerBearer));
+                };
+            case "resources/subscribe" ->
+                () -> {
+                    io.monitorbackbone.protocol.mcp.MonitorUri ref =
+                            io.monitorbackbone.protocol.mcp.MonitorUri.parse(uri);
+                    // Subscribing needs what reading needs: a private monitor's changes are as secret as its state.
+                    MonitorResources.read(monitors, ref, headerBearer);
+                    subscriptions.subscribe(stateChanges, connection.id(), uri, ref.monitorId());
+                    return Json.object();
+                };
+            default ->
+                () -> {
+                    subscriptions.unsubscribe(connection.id(), uri);
+                    return Json.object();
+                };
         };
         io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
         context.<JsonNode>executeBlocking(call::get, false)
-                .onComplete(done -> answer(ctx, done.succeeded() ? io.monitorbackbone.protocol.JsonRpc.success(id, done.result())
-                        : McpAnswers.resourceError(id, done.cause())));
+                .onComplete(done -> answer(
+                        ctx,
+                        done.succeeded()
+                                ? io.monitorbackbone.protocol.JsonRpc.success(id, done.result())
+                                : McpAnswers.resourceError(id, done.cause())));
     }
 
     /**
@@ -148,14 +151,19 @@ public class McpRoute {
         if (!message.has("id")) {
             io.monitorbackbone.gateway.http.Replies.error(ctx, refusal);
         } else {
-            answer(ctx, io.monitorbackbone.protocol.JsonRpc.error(message.get("id"), McpAnswers.INVALID_PARAMS, refusal.getMessage(),
-                    refusal.toJson()));
+            answer(
+                    ctx,
+                    io.monitorbackbone.protocol.JsonRpc.error(
+                            message.get("id"), McpAnswers.INVALID_PARAMS, refusal.getMessage(), refusal.toJson()));
         }
         return true;
     }
 
     private static boolean badParams(JsonNode message) {
-        return message != null && message.isObject() && message.has("params") && !message.get("params").isObject()
+        return message != null
+                && message.isObject()
+                && message.has("params")
+                && !message.get("params").isObject()
                 && !message.get("params").isNull();
     }
 
@@ -206,7 +214,8 @@ public class McpRoute {
         if (ctx.response().ended() || ctx.response().closed()) {
             return;
         }
-        ctx.response().setStatusCode(200)
+        ctx.response()
+                .setStatusCode(200)
                 .putHeader("Content-Type", "application/json")
                 .putHeader("Cache-Control", "no-store")
                 .end(Buffer.buffer(Json.bytes(body)));

@@ -1,10 +1,10 @@
 package io.monitorbackbone.gateway.rest;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.gateway.service.Reply;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import jakarta.ws.rs.core.Response;
 
 /**
@@ -14,10 +14,10 @@ import jakarta.ws.rs.core.Response;
 public final class Answers {
     /** Where the protocol is served. */
     public static final String BASE = "/mp/v0";
+
     static final String JSON = "application/json; charset=utf-8";
 
-    private Answers() {
-    }
+    private Answers() {}
 
     static Response reply(Reply reply) {
         Response.ResponseBuilder r = json(reply.status(), reply.body());
@@ -38,7 +38,9 @@ public final class Answers {
 
     /** The token of {@code Authorization: Bearer <token>}, or null when there is none. */
     public static String bearer(String authorization) {
-        if (authorization == null || authorization.length() < 7 || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        if (authorization == null
+                || authorization.length() < 7
+                || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return null;
         }
         String token = authorization.substring(7).trim();
@@ -53,7 +55,9 @@ public final class Answers {
     /** The POST body {@code http/RawBody} read into the routing context; empty when there was none. */
     static byte[] raw(io.vertx.ext.web.RoutingContext request) {
         io.vertx.ext.web.RequestBody body = request.body();
-        return body == null || body.buffer() == null ? new byte[0] : body.buffer().getBytes();
+        return body == null || body.buffer() == null
+                ? new byte[0]
+                : body.buffer().getBytes();
     }
 
     static byte[] raw(byte[] raw) {
@@ -61,6 +65,7 @@ public final class Answers {
     }
 
     static ProtocolException unknownRoute(String method, String path) {
-        return ProtocolException.of(io.monitorbackbone.protocol.ErrorCode.NOT_FOUND, "unknown route: " + method + " " + path);
+        return ProtocolException.of(
+                io.monitorbackbone.protocol.ErrorCode.NOT_FOUND, "unknown route: " + method + " " + path);
     }
 }

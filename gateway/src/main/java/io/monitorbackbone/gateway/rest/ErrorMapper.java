@@ -20,7 +20,8 @@ public class ErrorMapper implements ExceptionMapper<Throwable> {
     @Override
     public Response toResponse(Throwable failure) {
         Throwable answered = failure instanceof NotFoundException || failure instanceof NotAllowedException
-                ? Answers.unknownRoute(request.method().name(), request.path()) : failure;
+                ? Answers.unknownRoute(request.method().name(), request.path())
+                : failure;
         return Answers.error(ProtocolErrors.toProtocolError(answered));
     }
 }

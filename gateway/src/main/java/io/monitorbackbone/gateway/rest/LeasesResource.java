@@ -25,10 +25,18 @@ public class LeasesResource {
     @POST
     @Path("{action}")
     @Operation(summary = "Claim, renew, complete, release or reject leases")
-    public Response act(@PathParam("id") String id,
-                        @Parameter(schema = @Schema(type = SchemaType.STRING,
-                                enumeration = {"claim", "renew", "complete", "release", "reject"})) @PathParam("action") String action,
-                        @HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(leases.act(id, Answers.bearer(authorization), LeaseCall.parse(action, Answers.body(body))));
+    public Response act(
+            @PathParam("id") String id,
+            @Parameter(
+                            schema =
+                                    @Schema(
+                                            type = SchemaType.STRING,
+                                            enumeration = {"claim", "renew", "complete", "release", "reject"}))
+                    @PathParam("action")
+                    String action,
+            @HeaderParam("Authorization") String authorization,
+            byte[] body) {
+        return Answers.reply(
+                leases.act(id, Answers.bearer(authorization), LeaseCall.parse(action, Answers.body(body))));
     }
 }

@@ -1,8 +1,8 @@
 package io.monitorbackbone.gateway.rest;
 
 import io.monitorbackbone.gateway.service.MonitorService;
-import io.monitorbackbone.protocol.Discover;
 import io.monitorbackbone.gateway.service.Reply;
+import io.monitorbackbone.protocol.Discover;
 import io.monitorbackbone.protocol.request.ConfigureMonitor;
 import io.monitorbackbone.protocol.request.CreateMonitor;
 import jakarta.inject.Inject;
@@ -53,10 +53,13 @@ public class MonitorsResource {
     @POST
     @Path("monitors/{id}/{action: update|pause|resume|retire}")
     @Operation(summary = "Update, pause, resume or retire a monitor (its owner)")
-    public Response configure(@PathParam("id") String id, @PathParam("action") String action,
-                              @HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(monitors
-                .configure(id, ConfigureMonitor.parse(action, Answers.body(body)), Answers.bearer(authorization)));
+    public Response configure(
+            @PathParam("id") String id,
+            @PathParam("action") String action,
+            @HeaderParam("Authorization") String authorization,
+            byte[] body) {
+        return Answers.reply(monitors.configure(
+                id, ConfigureMonitor.parse(action, Answers.body(body)), Answers.bearer(authorization)));
     }
 
     @GET

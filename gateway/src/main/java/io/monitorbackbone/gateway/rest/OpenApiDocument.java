@@ -1,8 +1,15 @@
 package io.monitorbackbone.gateway.rest;
 
-import io.monitorbackbone.protocol.Json;
 import com.fasterxml.jackson.core.type.TypeReference;
+import io.monitorbackbone.protocol.Json;
 import io.quarkus.smallrye.openapi.OpenApiFilter;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.Components;
@@ -14,14 +21,6 @@ import org.eclipse.microprofile.openapi.models.media.MediaType;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.parameters.Parameter;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
 /**
  * Completes the OpenAPI document generated from the resources (served at {@code GET /mp/v0/openapi.json}, built once
  * with the application): the protocol's JSON schemas as component schemas, every request body as JSON (the protocol
@@ -31,7 +30,9 @@ import java.util.Map;
 @OpenApiFilter(stages = OpenApiFilter.RunStage.BUILD)
 public class OpenApiDocument implements OASFilter {
     /** The protocol's schemas, as the protocol module vendors them under {@code mp/schemas/}. */
-    static final List<String> SCHEMAS = List.of("error", "filter", "lease", "monitor", "observation", "state", "subscription");
+    static final List<String> SCHEMAS =
+            List.of("error", "filter", "lease", "monitor", "observation", "state", "subscription");
+
     private static final String ID_PREFIX = "https://mentu.ai/schemas/monitor-protocol/0.1/";
     static final String STREAM = Answers.BASE + "/subscriptions/{id}/stream";
 
@@ -54,27 +55,47 @@ public class OpenApiDocument implements OASFilter {
                     operation.getRequestBody().setContent(json(OASFactory.createSchema()));
                     operation.getRequestBody().setRequired(null);
                 }
-                operation.getResponses().addAPIResponse("default", OASFactory.createAPIResponse()
-                        .description("A refusal: the protocol error body, under the status its code names")
-                        .content(json(OASFactory.createSchema().ref("error"))));
+                operation
+                        .getResponses()
+                        .addAPIResponse(
+                                "default",
+                                OASFactory.createAPIResponse()
+                                        .description(
+                                                "A refusal: the protocol error body, under the status its code names")
+                                        .content(json(OASFactory.createSchema().ref("error"))));
             }
         }
     }
 
     private static Operation stream() {
         return OASFactory.createOperation()
-                .summary("Server-Sent Events of the subscription's feed: id: <seq>, event: observation | heartbeat | error")
+                .summary(
+                        "Server-Sent Events of the subscription's feed: id: <seq>, event: observation | heartbeat | error")
                 .addTag("Subscriptions Resource")
-                .addParameter(OASFactory.createParameter().name("id").in(Parameter.In.PATH).required(true)
+                .addParameter(OASFactory.createParameter()
+                        .name("id")
+                        .in(Parameter.In.PATH)
+                        .required(true)
                         .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING)))
-                .addParameter(OASFactory.createParameter().name("cursor").in(Parameter.In.QUERY)
+                .addParameter(OASFactory.createParameter()
+                        .name("cursor")
+                        .in(Parameter.In.QUERY)
                         .schema(OASFactory.createSchema().addType(Schema.SchemaType.INTEGER)))
-                .addParameter(OASFactory.createParameter().name("Last-Event-ID").in(Parameter.In.HEADER)
+                .addParameter(OASFactory.createParameter()
+                        .name("Last-Event-ID")
+                        .in(Parameter.In.HEADER)
                         .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING)))
-                .responses(OASFactory.createAPIResponses().addAPIResponse("200", OASFactory.createAPIResponse()
-                        .description("The stream; it never moves the cursor")
-                        .content(OASFactory.createContent().addMediaType("text/event-stream",
-                                OASFactory.createMediaType().schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING))))));
+                .responses(OASFactory.createAPIResponses()
+                        .addAPIResponse(
+                                "200",
+                                OASFactory.createAPIResponse()
+                                        .description("The stream; it never moves the cursor")
+                                        .content(OASFactory.createContent()
+                                                .addMediaType(
+                                                        "text/event-stream",
+                                                        OASFactory.createMediaType()
+                                                                .schema(OASFactory.createSchema()
+                                                                        .addType(Schema.SchemaType.STRING))))));
     }
 
     private static Content json(Schema schema) {
@@ -83,12 +104,13 @@ public class OpenApiDocument implements OASFilter {
     }
 
     private static Map<String, Object> read(String name) {
-        try (InputStream in = OpenApiDocument.class.getClassLoader().getResourceAsStream("mp/schemas/" + name + ".json")) {
+        try (InputStream in =
+                OpenApiDocument.class.getClassLoader().getResourceAsStream("mp/schemas/" + name + ".json")) {
             if (in == null) {
-                throw new IllegalStateException("the protocol's schema mp/schemas/" + name + ".json is not on the class path");
+                throw new IllegalStateException(
+                        "the protocol's schema mp/schemas/" + name + ".json is not on the class path");
             }
-            return Json.MAPPER.readValue(in, new TypeReference<LinkedHashMap<String, Object>>() {
-            });
+            return Json.MAPPER.readValue(in, new TypeReference<LinkedHashMap<String, Object>>() {});
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -110,8 +132,12 @@ public class OpenApiDocument implements OASFilter {
     private static <T> T rewritten(T node) {
         if (node instanceof Map<?, ?> map) {
             Map<String, Object> out = new LinkedHashMap<>();
-            map.forEach((k, v) -> out.put((String) k, "$ref".equals(k) && v instanceof String ref && ref.startsWith(ID_PREFIX)
-                    ? "#/components/schemas/" + ref.substring(ID_PREFIX.length()).replace(".json", "") : rewritten(v)));
+            map.forEach((k, v) -> out.put(
+                    (String) k,
+                    "$ref".equals(k) && v instanceof String ref && ref.startsWith(ID_PREFIX)
+                            ? "#/components/schemas/"
+                                    + ref.substring(ID_PREFIX.length()).replace(".json", "")
+                            : rewritten(v)));
             return (T) out;
         }
         if (node instanceof List<?> list) {

@@ -1,9 +1,9 @@
 package io.monitorbackbone.gateway.rest;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Failures;
 import io.monitorbackbone.protocol.ProtocolException;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import jakarta.ws.rs.WebApplicationException;
 import org.jboss.logging.Logger;
 
@@ -16,12 +16,10 @@ import org.jboss.logging.Logger;
 public final class ProtocolErrors {
     private static final Logger LOGGER = Logger.getLogger(ProtocolErrors.class);
 
-    private ProtocolErrors() {
-    }
+    private ProtocolErrors() {}
 
     /** A status and the protocol error body answered under it. */
-    public record Answer(int status, ObjectNode body) {
-    }
+    public record Answer(int status, ObjectNode body) {}
 
     /**
      * What a failure is answered with: a refusal its own status and body; a server fault 503 with what it means for the
@@ -43,16 +41,24 @@ public final class ProtocolErrors {
     }
 
     private static Answer frameworkRefusal(Throwable failure) {
-        if (!(failure instanceof WebApplicationException web) || web.getResponse() == null
-                || web.getResponse().getStatus() < 400 || web.getResponse().getStatus() >= 500) {
+        if (!(failure instanceof WebApplicationException web)
+                || web.getResponse() == null
+                || web.getResponse().getStatus() < 400
+                || web.getResponse().getStatus() >= 500) {
             return null;
         }
         int status = web.getResponse().getStatus();
         ProtocolException e = switch (status) {
             case 404, 405 -> ProtocolException.of(ErrorCode.NOT_FOUND, "unknown route");
             case 413 -> ProtocolException.of(ErrorCode.TOO_LARGE, "the request body is too large");
-            default -> ProtocolException.of(ErrorCode.INVALID, "the request could not be read: "
-                    + web.getResponse().getStatusInfo().getReasonPhrase().toLowerCase(java.util.Locale.ROOT));
+            default ->
+                ProtocolException.of(
+                        ErrorCode.INVALID,
+                        "the request could not be read: "
+                                + web.getResponse()
+                                        .getStatusInfo()
+                                        .getReasonPhrase()
+                                        .toLowerCase(java.util.Locale.ROOT));
         };
         // The framework's own status stays (406, 415, ...); the body says why in the protocol's words.
         return new Answer(status == 405 ? 404 : status, e.toJson());

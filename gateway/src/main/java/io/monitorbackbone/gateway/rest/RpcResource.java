@@ -8,9 +8,8 @@ import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Response;
-import org.eclipse.microprofile.openapi.annotations.Operation;
-
 import java.util.concurrent.CompletionStage;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
  * JSON-RPC 2.0 over the same services: a call or a batch, always answered 200 with the JSON-RPC answer; Rpc runs each
@@ -29,7 +28,6 @@ public class RpcResource {
     public CompletionStage<Response> call(@HeaderParam("Authorization") String authorization, byte[] body) {
         String bearer = Answers.bearer(authorization);
         byte[] raw = Answers.raw(body);
-        return rpc.handle(raw, bearer)
-                .thenApply(answer -> Answers.reply(Reply.of(200, answer)));
+        return rpc.handle(raw, bearer).thenApply(answer -> Answers.reply(Reply.of(200, answer)));
     }
 }

@@ -4,11 +4,11 @@ import io.monitorbackbone.gateway.service.DeliveryService;
 import io.monitorbackbone.gateway.service.SubscriptionService;
 import io.monitorbackbone.protocol.request.Ack;
 import io.monitorbackbone.protocol.request.Pull;
-import io.smallrye.common.annotation.Blocking;
-import io.vertx.ext.web.RoutingContext;
 import io.monitorbackbone.protocol.request.RetireSubscription;
 import io.monitorbackbone.protocol.request.Seek;
 import io.monitorbackbone.protocol.request.Subscribe;
+import io.smallrye.common.annotation.Blocking;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -17,13 +17,12 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.Response;
-import org.eclipse.microprofile.openapi.annotations.Operation;
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionStage;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * Subscriptions and their feeds: subscribe, pull, ack, seek, renew, retire. The SSE stream of a subscription is
@@ -41,7 +40,8 @@ public class SubscriptionsResource {
     @Operation(summary = "Subscribe a reader to a monitor; the answer carries the subscription's token, shown once")
     @APIResponse(responseCode = "201", description = "{subscription, token}: subscribed")
     public Response subscribe(@HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(subscriptions.subscribe(Subscribe.parse(Answers.body(body)), Answers.bearer(authorization)));
+        return Answers.reply(
+                subscriptions.subscribe(Subscribe.parse(Answers.body(body)), Answers.bearer(authorization)));
     }
 
     /**
@@ -52,8 +52,10 @@ public class SubscriptionsResource {
     @Path("{id}/pull")
     @Blocking
     @Operation(summary = "Pull from the subscription's cursor (never moves it); ?wait parks until something arrives")
-    public CompletionStage<Response> pull(@PathParam("id") String id, @HeaderParam("Authorization") String authorization,
-                                          @Context RoutingContext request) {
+    public CompletionStage<Response> pull(
+            @PathParam("id") String id,
+            @HeaderParam("Authorization") String authorization,
+            @Context RoutingContext request) {
         return delivery.pull(id, Answers.bearer(authorization), Pull.fromQuery(query(request)))
                 .thenApply(Answers::reply);
     }
@@ -82,8 +84,10 @@ public class SubscriptionsResource {
     @POST
     @Path("{id}/retire")
     @Operation(summary = "Retire the subscription")
-    public Response retire(@PathParam("id") String id, @HeaderParam("Authorization") String authorization, byte[] body) {
-        return Answers.reply(subscriptions.retire(id, Answers.bearer(authorization), RetireSubscription.parse(Answers.body(body))));
+    public Response retire(
+            @PathParam("id") String id, @HeaderParam("Authorization") String authorization, byte[] body) {
+        return Answers.reply(
+                subscriptions.retire(id, Answers.bearer(authorization), RetireSubscription.parse(Answers.body(body))));
     }
 
     /** The query as sent, in its order, each name with all its values. */

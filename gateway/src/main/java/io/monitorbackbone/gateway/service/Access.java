@@ -1,13 +1,12 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.ErrorCode;
-import io.monitorbackbone.protocol.Filter;
 import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.ProtocolException;
+import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.protocol.Subscription;
 
 /**
@@ -93,8 +92,10 @@ final class Access {
         }
         tables.catchUp(Topics.CURSORS);
         if (!s.active()) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "subscription retired; re-subscribe to reactivate (cursor kept)")
-                    .with("retired", true).with("cursor", cursorOf(id).cursor());
+            throw ProtocolException.of(
+                            ErrorCode.NOT_FOUND, "subscription retired; re-subscribe to reactivate (cursor kept)")
+                    .with("retired", true)
+                    .with("cursor", cursorOf(id).cursor());
         }
         return s;
     }
@@ -117,6 +118,8 @@ final class Access {
         if (s.retireAfterMuteSeconds() != null) {
             return s.retireAfterMuteSeconds();
         }
-        return m != null && m.retireAfterMuteSeconds() != null ? m.retireAfterMuteSeconds() : Limits.RETIRE_AFTER_MUTE_SECONDS_DEFAULT;
+        return m != null && m.retireAfterMuteSeconds() != null
+                ? m.retireAfterMuteSeconds()
+                : Limits.RETIRE_AFTER_MUTE_SECONDS_DEFAULT;
     }
 }

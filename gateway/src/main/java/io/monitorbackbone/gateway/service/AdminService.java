@@ -1,5 +1,7 @@
 package io.monitorbackbone.gateway.service;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
@@ -9,17 +11,14 @@ import io.monitorbackbone.protocol.Seq;
 import io.monitorbackbone.protocol.Subscription;
 import io.monitorbackbone.protocol.Tokens;
 import io.monitorbackbone.protocol.request.Compact;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * {@code /mp/v0/admin/*}: present only when an admin token is configured (otherwise those paths do not exist), and only
@@ -34,8 +33,11 @@ public class AdminService {
     private final Log log;
 
     @Inject
-    public AdminService(@ConfigProperty(name = "mp.admin-token") Optional<String> adminToken, LogAdmin logAdmin,
-                        Tables tables, Log log) {
+    public AdminService(
+            @ConfigProperty(name = "mp.admin-token") Optional<String> adminToken,
+            LogAdmin logAdmin,
+            Tables tables,
+            Log log) {
         this.adminTokenHash = adminToken.map(Tokens::hash);
         this.logAdmin = logAdmin;
         this.tables = tables;
@@ -66,7 +68,9 @@ public class AdminService {
         tables.catchUp(Topics.LEASES);
         ObjectNode snapshot = Json.object();
         ArrayNode monitors = snapshot.putArray("monitors");
-        tables.monitors().stream().sorted(Comparator.comparing(Monitor::id)).forEach(m -> monitors.add(Json.MAPPER.valueToTree(m)));
+        tables.monitors().stream()
+                .sorted(Comparator.comparing(Monitor::id))
+                .forEach(m -> monitors.add(Json.MAPPER.valueToTree(m)));
         ArrayNode subscriptions = snapshot.putArray("subscriptions");
         ObjectNode cursors = snapshot.putObject("cursors");
         for (Monitor m : tables.monitors()) {
@@ -79,9 +83,12 @@ public class AdminService {
         }
         // What the leases service last wrote to mp.leases, as this gateway's view has read it.
         ArrayNode leases = snapshot.putArray("leases");
-        tables.monitors().stream().map(Monitor::id).sorted().forEach(id -> tables.leasesOf(id).values().stream()
-                .sorted(Comparator.comparing(io.monitorbackbone.protocol.lease.Lease::subject))
-                .forEach(lease -> leases.add(lease.toJson().put("monitor", id))));
+        tables.monitors().stream()
+                .map(Monitor::id)
+                .sorted()
+                .forEach(id -> tables.leasesOf(id).values().stream()
+                        .sorted(Comparator.comparing(io.monitorbackbone.protocol.lease.Lease::subject))
+                        .forEach(lease -> leases.add(lease.toJson().put("monitor", id))));
         return Reply.of(200, snapshot);
     }
 

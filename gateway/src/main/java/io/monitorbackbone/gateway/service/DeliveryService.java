@@ -1,10 +1,9 @@
 package io.monitorbackbone.gateway.service;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
-import io.monitorbackbone.protocol.ErrorCode;
-import io.monitorbackbone.protocol.request.Ack;
-import io.monitorbackbone.protocol.request.Pull;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.ProtocolException;
@@ -12,13 +11,10 @@ import io.monitorbackbone.protocol.ProtocolRows;
 import io.monitorbackbone.protocol.Subscription;
 import io.monitorbackbone.protocol.Times;
 import io.monitorbackbone.protocol.Vocabulary;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
+import io.monitorbackbone.protocol.request.Ack;
+import io.monitorbackbone.protocol.request.Pull;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -130,7 +126,10 @@ public class DeliveryService {
             payload.put("requested", cursor.cursor());
             payload.put("retention_floor", bounds.floor());
             payload.put("cursor", target);
-            log.append(s.monitor(), ProtocolRows.row(feed.monitor(), Vocabulary.BOOKMARK, SubscriptionService.SWEEP, null, payload, false, now));
+            log.append(
+                    s.monitor(),
+                    ProtocolRows.row(
+                            feed.monitor(), Vocabulary.BOOKMARK, SubscriptionService.SWEEP, null, payload, false, now));
             return target;
         }
     }
@@ -142,7 +141,9 @@ public class DeliveryService {
         synchronized (tables.lockFor(s.id())) {
             cursor = feed.committed();
             String now = Times.format(clock.instant());
-            long newest = page.entries().isEmpty() ? 0 : page.entries().get(page.entries().size() - 1).seq();
+            long newest = page.entries().isEmpty()
+                    ? 0
+                    : page.entries().get(page.entries().size() - 1).seq();
             Cursor marked = null;
             // A pull from the cursor hands out what it returns, and so does a replay that starts no further than one
             // past the delivered mark (mp watch reads on from its last NEXT that way): both raise the mark, written
@@ -150,7 +151,9 @@ public class DeliveryService {
             // further on leaves the mark alone: raising it there would flag the rows it skipped, never handed out.
             boolean handsOut = request.cursor() == null || request.cursor() <= cursor.delivered() + 1;
             if (handsOut && newest > cursor.delivered()) {
-                long fresh = page.entries().stream().filter(e -> !cursor.isRedelivery(e.seq())).count();
+                long fresh = page.entries().stream()
+                        .filter(e -> !cursor.isRedelivery(e.seq()))
+                        .count();
                 marked = cursor.deliveredUpTo(newest, fresh, now);
             } else if (lastPullIsStale(s, monitor, cursor)) {
                 marked = cursor.pulled(now);
@@ -204,7 +207,8 @@ public class DeliveryService {
             Cursor cursor = feed.committed();
             Log.Bounds bounds = log.bounds(s.monitor());
             if (requested < cursor.cursor()) {
-                throw ProtocolException.cursorBackwards(cursor.cursor(), requested).with("head", bounds.head());
+                throw ProtocolException.cursorBackwards(cursor.cursor(), requested)
+                        .with("head", bounds.head());
             }
             long target = Math.min(requested, bounds.head() + 1);
             if (target > cursor.cursor()) {
@@ -246,6 +250,9 @@ public class DeliveryService {
     /** Opens the feed once; the stream starts at {@code Last-Event-ID} + 1 if given, else {@code cursor}, else the committed cursor. */
     public Stream openStream(String id, String bearer, String lastEventId, String cursorParam) {
         Feed feed = feeds.open(id, bearer, null);
-        return new Stream(feed, Feed.streamStart(lastEventId, cursorParam, () -> feed.committed().cursor()));
+        return new Stream(
+                feed,
+                Feed.streamStart(
+                        lastEventId, cursorParam, () -> feed.committed().cursor()));
     }
 }

@@ -1,13 +1,12 @@
 package io.monitorbackbone.gateway.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Filter;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Subscription;
-import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.function.LongSupplier;
 
 /**
@@ -35,8 +34,14 @@ public final class Feed {
     private final Log log;
     private final Access access;
 
-    Feed(Subscription subscription, Monitor monitor, Filter stored, Filter filter, Tables.Tail tail, Log log,
-         Access access) {
+    Feed(
+            Subscription subscription,
+            Monitor monitor,
+            Filter stored,
+            Filter filter,
+            Tables.Tail tail,
+            Log log,
+            Access access) {
         this.subscription = subscription;
         this.monitor = monitor;
         this.stored = stored;
@@ -101,8 +106,12 @@ public final class Feed {
      * @param subscriptionStored the subscription's filter as stored, {@code subscriptionFilter} parsed from it
      * @param monitorStored      the monitor's filter as stored, {@code monitorFilter} parsed from it
      */
-    static void requireNarrows(Filter inline, JsonNode subscriptionStored, Filter subscriptionFilter,
-                               JsonNode monitorStored, Filter monitorFilter) {
+    static void requireNarrows(
+            Filter inline,
+            JsonNode subscriptionStored,
+            Filter subscriptionFilter,
+            JsonNode monitorStored,
+            Filter monitorFilter) {
         if (!inline.isAll()) {
             requireNarrows(inline, subscriptionStored, subscriptionFilter, "subscription");
             requireNarrows(inline, monitorStored, monitorFilter, "monitor");
@@ -112,8 +121,10 @@ public final class Feed {
     private static void requireNarrows(Filter inline, JsonNode stored, Filter parsed, String storedOn) {
         Filter.Widening w = parsed.widening(inline);
         if (w != null) {
-            throw ProtocolException.of(ErrorCode.INVALID_FILTER, "inline filter would widen key '" + w.key() + "' ("
-                            + String.join(", ", w.outside()) + " outside the " + storedOn + "'s stored filter); it may only narrow")
+            throw ProtocolException.of(
+                            ErrorCode.INVALID_FILTER,
+                            "inline filter would widen key '" + w.key() + "' (" + String.join(", ", w.outside())
+                                    + " outside the " + storedOn + "'s stored filter); it may only narrow")
                     .with("key", w.key())
                     .with("stored", stored)
                     .with("stored_on", storedOn)
@@ -139,7 +150,8 @@ public final class Feed {
         }
         if (cursorParam != null) {
             if (!cursorParam.matches("[0-9]{1,18}")) {
-                throw ProtocolException.of(ErrorCode.INVALID, "cursor must be a non-negative integer").with("cursor", null);
+                throw ProtocolException.of(ErrorCode.INVALID, "cursor must be a non-negative integer")
+                        .with("cursor", null);
             }
             return Long.parseLong(cursorParam);
         }
@@ -165,7 +177,9 @@ public final class Feed {
     }
 
     static ProtocolException expired(String monitorId, long floor, long requested) {
-        return ProtocolException.of(ErrorCode.CURSOR_EXPIRED, "cursor below retention floor; relist from state, then pull from the floor")
+        return ProtocolException.of(
+                        ErrorCode.CURSOR_EXPIRED,
+                        "cursor below retention floor; relist from state, then pull from the floor")
                 .with("retention_floor", floor)
                 .with("relist", "monitors/" + monitorId + "/state")
                 .with("requested", requested);

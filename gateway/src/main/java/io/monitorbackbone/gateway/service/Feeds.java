@@ -1,9 +1,9 @@
 package io.monitorbackbone.gateway.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.protocol.Filter;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.Subscription;
-import com.fasterxml.jackson.databind.JsonNode;
 
 /** Opens {@link Feed}s: the one place a pull, an ack, a stream or a lag count resolves its subscription and filters. */
 final class Feeds {
@@ -37,7 +37,13 @@ final class Feeds {
         Filter monitorFilter = Filter.parse(monitor.filter(), null);
         Filter subscriptionFilter = Filter.parse(s.filter(), null);
         Feed.requireNarrows(inline, s.filter(), subscriptionFilter, monitor.filter(), monitorFilter);
-        return new Feed(s, monitor, Feed.effective(monitorFilter, subscriptionFilter, Filter.ALL),
-                Feed.effective(monitorFilter, subscriptionFilter, inline), tables.tail(s.monitor()), log, access);
+        return new Feed(
+                s,
+                monitor,
+                Feed.effective(monitorFilter, subscriptionFilter, Filter.ALL),
+                Feed.effective(monitorFilter, subscriptionFilter, inline),
+                tables.tail(s.monitor()),
+                log,
+                access);
     }
 }

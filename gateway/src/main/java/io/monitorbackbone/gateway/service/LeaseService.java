@@ -1,17 +1,13 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.protocol.ErrorCode;
-import io.monitorbackbone.protocol.Json;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.Monitor;
-import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Subscription;
 import io.monitorbackbone.protocol.lease.LeaseCommand;
 import io.monitorbackbone.protocol.lease.LeaseReply;
 import io.monitorbackbone.protocol.request.LeaseCall;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-
 import java.util.Map;
 import java.util.UUID;
 
@@ -46,8 +42,13 @@ public class LeaseService {
         long start = metrics.start();
         Subscription s = access.authorized(subscriptionId, bearer);
         Monitor monitor = access.monitorOf(s);
-        LeaseCommand command = LeaseCommand.fromRequest(call, monitor, s, monitor.deliveryCountLimitOrDefault(),
-                UUID.randomUUID().toString(), publishedLately(monitor.id(), call.subject()));
+        LeaseCommand command = LeaseCommand.fromRequest(
+                call,
+                monitor,
+                s,
+                monitor.deliveryCountLimitOrDefault(),
+                UUID.randomUUID().toString(),
+                publishedLately(monitor.id(), call.subject()));
         LeaseReply reply = client.decide(command);
         if ("claim".equals(call.action())) {
             metrics.leaseClaimed(start, claimResult(reply));
@@ -75,11 +76,17 @@ public class LeaseService {
     public void releaseHeldBy(Monitor monitor, java.util.Collection<Subscription> holders, String reason) {
         tables.catchUp(io.monitorbackbone.binding.Topics.LEASES);
         java.time.Instant now = clock.instant();
-        for (io.monitorbackbone.protocol.lease.Lease lease : tables.leasesOf(monitor.id()).values()) {
+        for (io.monitorbackbone.protocol.lease.Lease lease :
+                tables.leasesOf(monitor.id()).values()) {
             for (Subscription holder : holders) {
                 if (lease.heldBy(io.monitorbackbone.protocol.lease.Lease.holderOf(holder.id()), now)) {
-                    client.decide(LeaseCommand.fromRequest(LeaseCall.release(lease.subject(), reason), monitor, holder,
-                            monitor.deliveryCountLimitOrDefault(), UUID.randomUUID().toString(), true));
+                    client.decide(LeaseCommand.fromRequest(
+                            LeaseCall.release(lease.subject(), reason),
+                            monitor,
+                            holder,
+                            monitor.deliveryCountLimitOrDefault(),
+                            UUID.randomUUID().toString(),
+                            true));
                 }
             }
         }
@@ -113,7 +120,8 @@ public class LeaseService {
         if (seq == null) {
             throw io.monitorbackbone.protocol.ServerFault.withAdvice(
                     "the leases service decided this request (status " + status + ") but its row was not read in time",
-                    "the decision stands; its row is in the monitor's log once Kafka commits it", null);
+                    "the decision stands; its row is in the monitor's log once Kafka commits it",
+                    null);
         }
         return seq;
     }

@@ -3,7 +3,6 @@ package io.monitorbackbone.gateway.service;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Filter;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -49,11 +48,9 @@ public interface Log {
      * @param floor the first seq still retained
      * @param end   the log end offset, where a read stops; past {@code head} when transaction markers follow it
      */
-    record Bounds(long head, long floor, long end) {
-    }
+    record Bounds(long head, long floor, long end) {}
 
-    record Entry(long seq, Draft draft) {
-    }
+    record Entry(long seq, Draft draft) {}
 
     /**
      * @param entries  matching observations from the start, oldest first, at most the limit
@@ -61,6 +58,5 @@ public interface Log {
      * @param counted  matching observations from the start up to the head, when asked for; a lower bound if
      *                 {@code countBounded}
      */
-    record Page(List<Entry> entries, long next, Bounds bounds, long counted, boolean countBounded) {
-    }
+    record Page(List<Entry> entries, long next, Bounds bounds, long counted, boolean countBounded) {}
 }

@@ -7,7 +7,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.monitorbackbone.protocol.ProtocolException;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 
@@ -19,6 +18,7 @@ import java.util.concurrent.CompletionException;
 public class Metrics {
     /** What a publish came to: {@code accepted}, {@code rejected} (a rejected row recorded) or {@code failed}. */
     public static final String ACCEPTED = "accepted";
+
     public static final String REJECTED = "rejected";
     public static final String FAILED = "failed";
 
@@ -29,9 +29,11 @@ public class Metrics {
     @Inject
     public Metrics(MeterRegistry registry) {
         this.registry = registry;
-        this.acks = Counter.builder("mp.ack").description("Acks that were answered (a cursor moved or stayed)")
+        this.acks = Counter.builder("mp.ack")
+                .description("Acks that were answered (a cursor moved or stayed)")
                 .register(registry);
-        this.pulls = timer("mp.pull.duration", "Pulls, from the request to the page, parked time included").register(registry);
+        this.pulls = timer("mp.pull.duration", "Pulls, from the request to the page, parked time included")
+                .register(registry);
         for (String outcome : new String[] {ACCEPTED, REJECTED, FAILED}) {
             // Present at 0 from the start, so a rate over them is defined before the first publish.
             publishes(outcome);
@@ -66,12 +68,14 @@ public class Metrics {
     /** A lease claim was decided: {@code granted}, or the refusal's error code in lower case. */
     public void leaseClaimed(long startNanos, String result) {
         timer("mp.lease.claim.duration", "Lease claims, from the request to the leases service's decision")
-                .tag("result", result).register(registry)
+                .tag("result", result)
+                .register(registry)
                 .record(Duration.ofNanos(System.nanoTime() - startNanos));
     }
 
     static String outcomeOf(Throwable failure) {
-        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        Throwable cause =
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         if (cause == null) {
             return ACCEPTED;
         }
@@ -82,17 +86,23 @@ public class Metrics {
     }
 
     private Counter publishes(String outcome) {
-        return Counter.builder("mp.publish").description("Publishes answered, by outcome").tag("outcome", outcome)
+        return Counter.builder("mp.publish")
+                .description("Publishes answered, by outcome")
+                .tag("outcome", outcome)
                 .register(registry);
     }
 
     private Timer publishTimer(String outcome) {
         return timer("mp.publish.duration", "Publishes, from the request to Kafka's acknowledgement of every row")
-                .tag("outcome", outcome).register(registry);
+                .tag("outcome", outcome)
+                .register(registry);
     }
 
     private static Timer.Builder timer(String name, String description) {
-        return Timer.builder(name).description(description).publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofMillis(1)).maximumExpectedValue(Duration.ofSeconds(60));
+        return Timer.builder(name)
+                .description(description)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(60));
     }
 }

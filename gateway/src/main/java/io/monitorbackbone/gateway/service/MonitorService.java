@@ -1,26 +1,24 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.protocol.Limits;
-import io.monitorbackbone.protocol.ServerFault;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.MonitorDefinitions;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.ProtocolRows;
+import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.protocol.States;
 import io.monitorbackbone.protocol.Subscription;
 import io.monitorbackbone.protocol.request.ConfigureMonitor;
 import io.monitorbackbone.protocol.request.CreateMonitor;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
@@ -29,6 +27,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Monitors: create, list, get, and their state. */
 @ApplicationScoped
@@ -38,12 +37,18 @@ public class MonitorService {
     private final Log log;
     /** What else retiring a monitor does: the leases its subscriptions hold are released. */
     private final LeaseService leases;
+
     private final Optional<String> registrationToken;
     private final Clock clock;
 
     @Inject
-    public MonitorService(LogAdmin logAdmin, Tables tables, Log log, LeaseService leases,
-                          @ConfigProperty(name = "mp.registration-token") Optional<String> registrationToken, Clock clock) {
+    public MonitorService(
+            LogAdmin logAdmin,
+            Tables tables,
+            Log log,
+            LeaseService leases,
+            @ConfigProperty(name = "mp.registration-token") Optional<String> registrationToken,
+            Clock clock) {
         this.logAdmin = logAdmin;
         this.tables = tables;
         this.log = log;
@@ -57,9 +62,12 @@ public class MonitorService {
         boolean attested = registrationToken.isPresent();
         if (attested) {
             String offered = bearer != null ? bearer : request.registrationToken();
-            if (offered == null || !MessageDigest.isEqual(offered.getBytes(StandardCharsets.UTF_8),
-                    registrationToken.get().getBytes(StandardCharsets.UTF_8))) {
-                throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "creating a monitor requires the registration token on this server");
+            if (offered == null
+                    || !MessageDigest.isEqual(
+                            offered.getBytes(StandardCharsets.UTF_8),
+                            registrationToken.get().getBytes(StandardCharsets.UTF_8))) {
+                throw ProtocolException.of(
+                        ErrorCode.UNAUTHORIZED, "creating a monitor requires the registration token on this server");
             }
         }
         Instant now = clock.instant();
@@ -78,21 +86,25 @@ public class MonitorService {
             try {
                 createLog(id, monitor.retentionSeconds());
                 ObjectNode first = monitor.served(0, Limits.forMonitor(1));
-                Draft row = ProtocolRows.configured(monitor, first, "create", null, null,
-                        request.rule(), request.reason(), true, now);
+                Draft row = ProtocolRows.configured(
+                        monitor, first, "create", null, null, request.rule(), request.reason(), true, now);
                 seq = log.append(id, row);
             } catch (ServerFault e) {
                 throw notCreated(e.getMessage(), e);
             }
             LogAdmin.Fence.Outcome outcome = fence.commit(Topics.MONITORS, id, monitor);
             if (outcome == LogAdmin.Fence.Outcome.FENCED) {
-                throw ProtocolException.of(ErrorCode.DUPLICATE,
-                        "another create of this monitor id took over from this one, which did not take effect").with("id", id);
+                throw ProtocolException.of(
+                                ErrorCode.DUPLICATE,
+                                "another create of this monitor id took over from this one, which did not take effect")
+                        .with("id", id);
             }
             if (outcome == LogAdmin.Fence.Outcome.UNKNOWN && !committed(monitor)) {
-                throw ServerFault.outcomeUnknown("Kafka did not confirm the monitor's definition: " + fence.failure(),
+                throw ServerFault.outcomeUnknown(
+                        "Kafka did not confirm the monitor's definition: " + fence.failure(),
                         "the create's outcome is unknown: retry it with the same id and body (201: created now; "
-                                + "409 DUPLICATE: it was created, with the owner token this answer could not give)", fence.failure());
+                                + "409 DUPLICATE: it was created, with the owner token this answer could not give)",
+                        fence.failure());
             }
         }
         tables.apply(monitor);
@@ -118,7 +130,8 @@ public class MonitorService {
 
     /** Nothing of a create is in force until its definition is committed; a retry with the same id completes it. */
     private static ServerFault notCreated(String message, Throwable cause) {
-        return ServerFault.withAdvice(message, "the monitor was not created; retry with the same id, which completes it", cause);
+        return ServerFault.withAdvice(
+                message, "the monitor was not created; retry with the same id, which completes it", cause);
     }
 
     /** Whether this very definition (its token hashes and times included) is what the table now holds. */
@@ -137,8 +150,10 @@ public class MonitorService {
      */
     private void createLog(String id, Long retentionSeconds) {
         if (logAdmin.createLog(id, retentionSeconds) == LogAdmin.Created.COLLIDING) {
-            throw ProtocolException.of(ErrorCode.DUPLICATE,
-                    "monitor id collides with an existing one that differs only in '.' and '_'").with("id", id);
+            throw ProtocolException.of(
+                            ErrorCode.DUPLICATE,
+                            "monitor id collides with an existing one that differs only in '.' and '_'")
+                    .with("id", id);
         }
     }
 
@@ -166,8 +181,16 @@ public class MonitorService {
             ObjectNode after = next.served(bounds.head(), Limits.forMonitor(bounds.floor()));
             tables.put(Topics.MONITORS, id, next);
             tables.apply(next);
-            Draft row = ProtocolRows.configured(next, after, action, ProtocolRows.digest(before),
-                    MonitorDefinitions.diff(before, after), request.rule(), request.reason(), true, now);
+            Draft row = ProtocolRows.configured(
+                    next,
+                    after,
+                    action,
+                    ProtocolRows.digest(before),
+                    MonitorDefinitions.diff(before, after),
+                    request.rule(),
+                    request.reason(),
+                    true,
+                    now);
             long seq = log.append(id, row);
             if (next.retired()) {
                 leases.releaseHeldBy(next, tables.subscriptionsOf(next.id()), "monitor retired");
@@ -185,7 +208,8 @@ public class MonitorService {
                 .filter(m -> m.visibleTo(bearer))
                 .sorted(Comparator.comparing(Monitor::created).thenComparing(Monitor::id))
                 .toList();
-        Map<String, Log.Bounds> bounds = log.bounds(visible.stream().map(Monitor::id).toList());
+        Map<String, Log.Bounds> bounds =
+                log.bounds(visible.stream().map(Monitor::id).toList());
         ArrayNode monitors = Json.MAPPER.createArrayNode();
         for (Monitor m : visible) {
             Log.Bounds b = bounds.get(m.id());

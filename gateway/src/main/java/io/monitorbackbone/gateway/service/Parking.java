@@ -1,12 +1,11 @@
 package io.monitorbackbone.gateway.service;
 
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-
-import jakarta.inject.Singleton;
 
 /**
  * Where long-polls and SSE streams wait for a monitor's next append. When the process stops, every waiter is woken at

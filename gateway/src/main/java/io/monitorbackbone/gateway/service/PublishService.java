@@ -1,5 +1,8 @@
 package io.monitorbackbone.gateway.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
@@ -9,13 +12,8 @@ import io.monitorbackbone.protocol.ProtocolRows;
 import io.monitorbackbone.protocol.Publications;
 import io.monitorbackbone.protocol.Rules;
 import io.monitorbackbone.protocol.request.Publish;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
@@ -63,17 +61,20 @@ public class PublishService {
      * evidence, recorded without its body. The stage always fails with the TOO_LARGE refusal, once the row it names in
      * {@code rejected_seq} is acknowledged.
      */
-    public CompletionStage<Reply> refuseTooLarge(String monitorId, String bearer, ProtocolException tooLarge, long bytes) {
+    public CompletionStage<Reply> refuseTooLarge(
+            String monitorId, String bearer, ProtocolException tooLarge, long bytes) {
         return measured(metrics.start(), refuseUnread(monitorId, bearer, tooLarge, bytes));
     }
 
-    private CompletionStage<Reply> refuseUnread(String monitorId, String bearer, ProtocolException tooLarge, long bytes) {
+    private CompletionStage<Reply> refuseUnread(
+            String monitorId, String bearer, ProtocolException tooLarge, long bytes) {
         try {
             Monitor monitor = tables.monitor(monitorId);
             if (monitor == null || !monitor.ownerIs(bearer)) {
                 return CompletableFuture.failedFuture(tooLarge);
             }
-            Draft row = ProtocolRows.rejected(monitor, tooLarge, Json.MAPPER.nullNode(), monitor.owner(), null, clock.instant());
+            Draft row = ProtocolRows.rejected(
+                    monitor, tooLarge, Json.MAPPER.nullNode(), monitor.owner(), null, clock.instant());
             ((ObjectNode) row.data().get("payload")).put("bytes", bytes);
             return unwrapped(log.appendAsync(monitorId, row)
                     .thenCompose(seq -> CompletableFuture.failedFuture(tooLarge.with("rejected_seq", seq))));
@@ -91,8 +92,10 @@ public class PublishService {
         if (draft.subject() == null || tables.tail(monitorId).publishedRecently(draft.subject())) {
             return CompletableFuture.completedFuture(null);
         }
-        return tables.putTextAsync(io.monitorbackbone.binding.Topics.LEASE_SUBJECTS,
-                io.monitorbackbone.protocol.lease.LeaseCommand.key(monitorId, draft.subject()), draft.horizon());
+        return tables.putTextAsync(
+                io.monitorbackbone.binding.Topics.LEASE_SUBJECTS,
+                io.monitorbackbone.protocol.lease.LeaseCommand.key(monitorId, draft.subject()),
+                draft.horizon());
     }
 
     /**
@@ -118,8 +121,8 @@ public class PublishService {
             }
             // A miss is decided only after catching up with the monitors table (Access.visibleMonitor), which waits on
             // the broker: on a worker, never on the event loop this publish runs on.
-            return unwrapped(CompletableFuture
-                    .supplyAsync(() -> Access.visibleMonitor(tables, monitorId, bearer, "monitor not found"), work)
+            return unwrapped(CompletableFuture.supplyAsync(
+                            () -> Access.visibleMonitor(tables, monitorId, bearer, "monitor not found"), work)
                     .thenCompose(monitor -> accept(monitor, monitorId, bearer, rawBody)));
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
@@ -137,35 +140,45 @@ public class PublishService {
             body = Json.parseBody(rawBody);
             if (!monitor.active()) {
                 String reason = monitor.retired() ? "retired" : "paused";
-                throw ProtocolException.of(ErrorCode.UNAVAILABLE, monitor.retired()
-                                ? "the monitor is retired; it no longer accepts observations"
-                                : "the monitor is paused; resume it")
+                throw ProtocolException.of(
+                                ErrorCode.UNAVAILABLE,
+                                monitor.retired()
+                                        ? "the monitor is retired; it no longer accepts observations"
+                                        : "the monitor is paused; resume it")
                         .with("live", Map.of("value", false, "reason", reason));
             }
             draft = Publications.resolve(monitor, Publish.parse(body), now);
         } catch (ProtocolException refusal) {
             JsonNode raw = body != null ? body : unparsable(rawBody);
-            String actor = body != null && body.path("actor").isTextual() ? body.get("actor").asText() : monitor.owner();
-            String subject = body != null && body.path("subject").isTextual() ? body.get("subject").asText() : null;
+            String actor = body != null && body.path("actor").isTextual()
+                    ? body.get("actor").asText()
+                    : monitor.owner();
+            String subject = body != null && body.path("subject").isTextual()
+                    ? body.get("subject").asText()
+                    : null;
             return log.appendAsync(monitorId, ProtocolRows.rejected(monitor, refusal, raw, actor, subject, now))
-                    .thenCompose(rejectedSeq -> CompletableFuture.failedFuture(refusal.with("rejected_seq", rejectedSeq)));
+                    .thenCompose(
+                            rejectedSeq -> CompletableFuture.failedFuture(refusal.with("rejected_seq", rejectedSeq)));
         }
         return markPublished(monitorId, draft)
                 .thenCompose(marked -> log.appendAsync(monitorId, draft))
-                // Reactions are appended before the reply, so an acknowledged publish never lacks the rows its rules owe.
-                .thenCompose(seq -> appendInOrder(monitorId, Rules.reactions(monitor, draft, seq, now)).thenApply(done -> {
-                    ObjectNode reply = Json.object();
-                    reply.set("observation", draft.served(monitorId, seq, false));
-                    reply.put("seq", seq);
-                    return Reply.of(201, reply);
-                }));
+                // Reactions are appended before the reply, so an acknowledged publish never lacks the rows its rules
+                // owe.
+                .thenCompose(seq -> appendInOrder(monitorId, Rules.reactions(monitor, draft, seq, now))
+                        .thenApply(done -> {
+                            ObjectNode reply = Json.object();
+                            reply.set("observation", draft.served(monitorId, seq, false));
+                            reply.put("seq", seq);
+                            return Reply.of(201, reply);
+                        }));
     }
 
     /** Each row once the one before it is acknowledged, as the log must hold them in this order. */
     private CompletableFuture<Void> appendInOrder(String monitorId, List<Draft> rows) {
         CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
         for (Draft row : rows) {
-            chain = chain.thenCompose(previous -> log.appendAsync(monitorId, row).thenApply(seq -> null));
+            chain = chain.thenCompose(
+                    previous -> log.appendAsync(monitorId, row).thenApply(seq -> null));
         }
         return chain;
     }
@@ -177,8 +190,10 @@ public class PublishService {
             if (failure == null) {
                 out.complete(value);
             } else {
-                out.completeExceptionally(failure instanceof CompletionException && failure.getCause() != null
-                        ? failure.getCause() : failure);
+                out.completeExceptionally(
+                        failure instanceof CompletionException && failure.getCause() != null
+                                ? failure.getCause()
+                                : failure);
             }
         });
         return out;

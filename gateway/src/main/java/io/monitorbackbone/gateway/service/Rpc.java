@@ -1,6 +1,8 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.protocol.ServerFault;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.Discover;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Failures;
@@ -16,13 +18,8 @@ import io.monitorbackbone.protocol.request.RetireSubscription;
 import io.monitorbackbone.protocol.request.RpcCall;
 import io.monitorbackbone.protocol.request.Seek;
 import io.monitorbackbone.protocol.request.Subscribe;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -41,8 +38,13 @@ public class Rpc {
     private final Executor work;
 
     @Inject
-    public Rpc(MonitorService monitors, PublishService publish, SubscriptionService subscriptions,
-               DeliveryService delivery, LeaseService leases, Work work) {
+    public Rpc(
+            MonitorService monitors,
+            PublishService publish,
+            SubscriptionService subscriptions,
+            DeliveryService delivery,
+            LeaseService leases,
+            Work work) {
         this.monitors = monitors;
         this.publish = publish;
         this.subscriptions = subscriptions;
@@ -59,16 +61,22 @@ public class Rpc {
             return CompletableFuture.completedFuture(failure(null, refused));
         }
         if (request == null || !(request.isObject() || request.isArray() && !request.isEmpty())) {
-            return CompletableFuture.completedFuture(failure(null,
-                    ProtocolException.of(ErrorCode.INVALID, "a JSON-RPC request is a call object or a non-empty array of them")));
+            return CompletableFuture.completedFuture(failure(
+                    null,
+                    ProtocolException.of(
+                            ErrorCode.INVALID, "a JSON-RPC request is a call object or a non-empty array of them")));
         }
         if (request.isObject()) {
             return call(request, headerBearer);
         }
         if (request.size() > Limits.MAX_BATCH_CALLS) {
-            return CompletableFuture.completedFuture(failure(null, ProtocolException.of(ErrorCode.TOO_LARGE,
-                    "a JSON-RPC batch holds at most " + Limits.MAX_BATCH_CALLS + " calls; this one has " + request.size())
-                    .with("max_batch_calls", Limits.MAX_BATCH_CALLS)));
+            return CompletableFuture.completedFuture(failure(
+                    null,
+                    ProtocolException.of(
+                                    ErrorCode.TOO_LARGE,
+                                    "a JSON-RPC batch holds at most " + Limits.MAX_BATCH_CALLS + " calls; this one has "
+                                            + request.size())
+                            .with("max_batch_calls", Limits.MAX_BATCH_CALLS)));
         }
         // One call after another: a batch holds at most one worker at a time, so however large it is, the requests of
         // other clients on the shared pool are not queued behind all of its calls.
@@ -96,7 +104,8 @@ public class Rpc {
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        return reply.handle((r, failure) -> failure == null ? io.monitorbackbone.protocol.JsonRpc.success(id, r.body()) : failure(id, failure));
+        return reply.handle((r, failure) ->
+                failure == null ? io.monitorbackbone.protocol.JsonRpc.success(id, r.body()) : failure(id, failure));
     }
 
     /**
@@ -113,20 +122,24 @@ public class Rpc {
             case "monitors/get" -> async(() -> monitors.get(call.monitorId(), who));
             case "monitors/state" -> async(() -> monitors.state(call.monitorId(), who));
             case "monitors/create" -> async(() -> monitors.create(CreateMonitor.parse(body), who));
-            case "monitors/update", "monitors/pause", "monitors/resume", "monitors/retire" -> async(() ->
-                    monitors.configure(call.monitorId(), ConfigureMonitor.parse(call.action(), body), who));
-            case "monitors/publish" -> publish.publish(call.monitorId(), who, Json.bytes(body)).toCompletableFuture();
+            case "monitors/update", "monitors/pause", "monitors/resume", "monitors/retire" ->
+                async(() -> monitors.configure(call.monitorId(), ConfigureMonitor.parse(call.action(), body), who));
+            case "monitors/publish" ->
+                publish.publish(call.monitorId(), who, Json.bytes(body)).toCompletableFuture();
             case "feeds/subscribe" -> async(() -> subscriptions.subscribe(Subscribe.parse(body), who));
-            case "feeds/pull" -> async(() -> delivery.pull(call.subscriptionId(), who, Pull.fromParams(body)))
-                    .thenCompose(f -> f);
+            case "feeds/pull" ->
+                async(() -> delivery.pull(call.subscriptionId(), who, Pull.fromParams(body)))
+                        .thenCompose(f -> f);
             case "feeds/ack" -> async(() -> delivery.ack(call.subscriptionId(), who, Ack.parse(body)));
             case "feeds/seek" -> async(() -> subscriptions.seek(call.subscriptionId(), who, Seek.parse(body)));
             case "feeds/renew" -> async(() -> subscriptions.renew(call.subscriptionId(), who));
-            case "feeds/retire" -> async(() -> subscriptions.retire(call.subscriptionId(), who, RetireSubscription.parse(body)));
-            case "leases/claim", "leases/renew", "leases/complete", "leases/release", "leases/reject" -> async(() ->
-                    leases.act(call.subscriptionId(), who, LeaseCall.parse(call.action(), body)));
-            default -> CompletableFuture.failedFuture(ProtocolException.of(ErrorCode.NOT_FOUND, "unknown method " + method)
-                    .with("method", method));
+            case "feeds/retire" ->
+                async(() -> subscriptions.retire(call.subscriptionId(), who, RetireSubscription.parse(body)));
+            case "leases/claim", "leases/renew", "leases/complete", "leases/release", "leases/reject" ->
+                async(() -> leases.act(call.subscriptionId(), who, LeaseCall.parse(call.action(), body)));
+            default ->
+                CompletableFuture.failedFuture(ProtocolException.of(ErrorCode.NOT_FOUND, "unknown method " + method)
+                        .with("method", method));
         };
     }
 

@@ -1,5 +1,7 @@
 package io.monitorbackbone.gateway.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.ErrorCode;
@@ -14,12 +16,8 @@ import io.monitorbackbone.protocol.Vocabulary;
 import io.monitorbackbone.protocol.request.RetireSubscription;
 import io.monitorbackbone.protocol.request.Seek;
 import io.monitorbackbone.protocol.request.Subscribe;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
@@ -58,14 +56,16 @@ public class SubscriptionService {
             Subscription existing = tables.subscriptionOf(monitorId, subscriber);
             boolean owner = monitor.ownerIs(bearer);
             if (existing != null && !owner && !existing.tokenIs(bearer)) {
-                throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "subscriber '" + subscriber
-                                + "' already has a subscription on this monitor; re-subscribing re-keys it and needs its current token or the owner's")
+                throw ProtocolException.of(
+                                ErrorCode.UNAUTHORIZED,
+                                "subscriber '" + subscriber
+                                        + "' already has a subscription on this monitor; re-subscribing re-keys it and needs its current token or the owner's")
                         .with("subscription", existing.id())
                         .with("existing", true);
             }
             boolean privileged = owner || "shared".equals(monitor.visibility()) && monitor.subscribeTokenIs(bearer);
-            List<String> granted = Subscription.grant(monitor, privileged, requested,
-                    existing == null ? List.of() : existing.capabilities());
+            List<String> granted = Subscription.grant(
+                    monitor, privileged, requested, existing == null ? List.of() : existing.capabilities());
             JsonNode filter = request.filter();
             access.filter(filter, monitor);
 
@@ -77,9 +77,19 @@ public class SubscriptionService {
 
             String token = Tokens.mint();
             String id = existing != null ? existing.id() : freshId();
-            Subscription subscription = new Subscription(id, monitorId, subscriber, filter, granted, request.resetPolicy(),
-                    request.protocol(), request.sink(), request.retireAfterMuteSeconds(),
-                    existing != null ? existing.created() : at, true, Tokens.hash(token));
+            Subscription subscription = new Subscription(
+                    id,
+                    monitorId,
+                    subscriber,
+                    filter,
+                    granted,
+                    request.resetPolicy(),
+                    request.protocol(),
+                    request.sink(),
+                    request.retireAfterMuteSeconds(),
+                    existing != null ? existing.created() : at,
+                    true,
+                    Tokens.hash(token));
             Cursor cursor = previous == null ? Cursor.start(from, at) : previous.acked(from, at);
 
             // The cursor first: a subscription whose definition landed without its cursor could never be pulled.
@@ -95,7 +105,13 @@ public class SubscriptionService {
             payload.set("capabilities", Json.array(granted));
             payload.put("cursor", cursor.cursor());
             payload.put("renewed", existing != null);
-            appendRow(monitor, Vocabulary.SUBSCRIBED, subscriber, payload, owner && subscriber.equals(monitor.owner()), now);
+            appendRow(
+                    monitor,
+                    Vocabulary.SUBSCRIBED,
+                    subscriber,
+                    payload,
+                    owner && subscriber.equals(monitor.owner()),
+                    now);
 
             ObjectNode reply = Json.object();
             reply.set("subscription", subscription.served(cursor, lag(monitor, subscription, cursor)));
@@ -204,7 +220,8 @@ public class SubscriptionService {
         tables.catchUp(Topics.CURSORS);
         tables.catchUp(Topics.SUBSCRIPTIONS);
         s = tables.subscription(id);
-        reference = Times.parseOrNull(tables.cursor(id).lastPull() != null ? tables.cursor(id).lastPull() : s.created());
+        reference = Times.parseOrNull(
+                tables.cursor(id).lastPull() != null ? tables.cursor(id).lastPull() : s.created());
         if (!s.active() || !now.isAfter(reference.plusSeconds(ttl))) {
             return false;
         }
@@ -231,15 +248,18 @@ public class SubscriptionService {
             } else {
                 payload.setAll(extra);
             }
-            long seq = appendRow(access.monitorOf(s), Vocabulary.SUBSCRIPTION_RETIRED, actor, payload, false, clock.instant());
+            long seq = appendRow(
+                    access.monitorOf(s), Vocabulary.SUBSCRIPTION_RETIRED, actor, payload, false, clock.instant());
             leases.releaseHeldBy(access.monitorOf(current), List.of(current), "subscription retired: " + reason);
             return seq;
         }
     }
 
-    private long appendRow(Monitor monitor, String type, String actor, ObjectNode payload, boolean vouched, Instant now) {
-        return log.append(monitor.id(), ProtocolRows.row(monitor, type, actor, null, payload,
-                vouched && monitor.attested(), now));
+    private long appendRow(
+            Monitor monitor, String type, String actor, ObjectNode payload, boolean vouched, Instant now) {
+        return log.append(
+                monitor.id(),
+                ProtocolRows.row(monitor, type, actor, null, payload, vouched && monitor.attested(), now));
     }
 
     private long lag(Monitor monitor, Subscription s, Cursor cursor) {

@@ -5,7 +5,6 @@ import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.Subscription;
 import io.monitorbackbone.protocol.lease.Lease;
-
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;

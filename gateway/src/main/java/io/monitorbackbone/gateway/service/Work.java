@@ -7,5 +7,4 @@ import java.util.concurrent.Executor;
  * that it is injected by type, never mistaken for another executor; a test passes {@code Runnable::run}.
  */
 @FunctionalInterface
-public interface Work extends Executor {
-}
+public interface Work extends Executor {}

@@ -1,21 +1,20 @@
 package io.monitorbackbone.gateway.service;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.gateway.service.fake.FakeLog;
 import io.monitorbackbone.gateway.service.fake.FakeTables;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.ProtocolException;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /**
  * The one access check: a monitor this gateway has not read yet (another gateway created it a moment ago) is looked
@@ -54,7 +53,8 @@ class AccessTest {
     void aMonitorMissedByThisGatewayIsFoundAfterCatchingUp() {
         Monitor created = Fixtures.monitor("m-new", "private", null, List.of());
         FakeTables catalog = catalogThatLearns(created);
-        assertThat(Access.visibleMonitor(catalog, "m-new", Fixtures.OWNER_TOKEN, "monitor not found")).isEqualTo(created);
+        assertThat(Access.visibleMonitor(catalog, "m-new", Fixtures.OWNER_TOKEN, "monitor not found"))
+                .isEqualTo(created);
         assertThat(caughtUp).containsExactly(Topics.MONITORS);
     }
 
@@ -76,7 +76,8 @@ class AccessTest {
         FakeTables catalog = catalogThatLearns(Fixtures.monitor("m-new", "public", null, List.of()));
         PublishService publish = new PublishService(catalog, new FakeLog(catalog), Runnable::run, Clock.systemUTC());
         assertThat(refusedWith(() -> publish.publish("m-new", "not-the-owner", "{}".getBytes(StandardCharsets.UTF_8))
-                .toCompletableFuture().join()))
+                        .toCompletableFuture()
+                        .join()))
                 .isEqualTo(ErrorCode.UNAUTHORIZED);
         assertThat(caughtUp).contains(Topics.MONITORS);
     }
@@ -84,9 +85,12 @@ class AccessTest {
     @Test
     void aConfigureOfAMonitorJustCreatedElsewhereIsDecidedOnThatMonitor() {
         FakeTables catalog = catalogThatLearns(Fixtures.monitor("m-new", "public", null, List.of()));
-        MonitorService monitors = new MonitorService(null, catalog, new FakeLog(catalog), null, Optional.empty(), Clock.systemUTC());
-        assertThat(refusedWith(() -> monitors.configure("m-new",
-                io.monitorbackbone.protocol.request.ConfigureMonitor.parse("pause", Fixtures.object("{}")), "not-the-owner")))
+        MonitorService monitors =
+                new MonitorService(null, catalog, new FakeLog(catalog), null, Optional.empty(), Clock.systemUTC());
+        assertThat(refusedWith(() -> monitors.configure(
+                        "m-new",
+                        io.monitorbackbone.protocol.request.ConfigureMonitor.parse("pause", Fixtures.object("{}")),
+                        "not-the-owner")))
                 .isEqualTo(ErrorCode.UNAUTHORIZED);
         assertThat(caughtUp).contains(Topics.MONITORS);
     }

@@ -1,28 +1,19 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.protocol.request.Subscribe;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.monitorbackbone.protocol.request.RetireSubscription;
-
-import io.monitorbackbone.protocol.request.Seek;
-
-import io.monitorbackbone.protocol.request.Ack;
-
+import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
+import io.monitorbackbone.protocol.request.Ack;
 import io.monitorbackbone.protocol.request.Pull;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** DeliveryService over in-memory ports: a pull never moves the cursor, an ack does, and only with the token. */
 class DeliveryServiceTest {
@@ -71,7 +62,8 @@ class DeliveryServiceTest {
         String[] sub = w.subscribe("ci", "agent:claude", null, "observe");
         int rows = w.tables.written().size();
 
-        assertThatThrownBy(() -> w.delivery.pull(sub[0], "not-the-token", pull()).join())
+        assertThatThrownBy(
+                        () -> w.delivery.pull(sub[0], "not-the-token", pull()).join())
                 .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.UNAUTHORIZED));
         assertThatThrownBy(() -> w.delivery.pull("sub-missing", sub[1], pull()).join())
                 .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.NOT_FOUND));
@@ -84,14 +76,18 @@ class DeliveryServiceTest {
         w.monitor("ci");
         String[] sub = w.subscribe("ci", "agent:claude", null, "observe");
 
-        JsonNode acked = w.delivery.ack(sub[0], sub[1], Ack.parse(Json.object().put("cursor", 99))).body();
+        JsonNode acked = w.delivery
+                .ack(sub[0], sub[1], Ack.parse(Json.object().put("cursor", 99)))
+                .body();
 
         assertThat(acked.get("cursor").asLong()).isEqualTo(3);
         assertThat(acked.get("lag").asLong()).isZero();
         assertThat(w.tables.cursor(sub[0]).cursor()).isEqualTo(3);
-        assertThatThrownBy(() -> w.delivery.ack(sub[0], sub[1], Ack.parse(Json.object().put("cursor", 1))))
+        assertThatThrownBy(() ->
+                        w.delivery.ack(sub[0], sub[1], Ack.parse(Json.object().put("cursor", 1))))
                 .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.CURSOR_BACKWARDS));
-        assertThatThrownBy(() -> w.delivery.ack(sub[0], sub[1], Ack.parse(Json.object().put("cursor", -1))))
+        assertThatThrownBy(() ->
+                        w.delivery.ack(sub[0], sub[1], Ack.parse(Json.object().put("cursor", -1))))
                 .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.INVALID));
     }
 

@@ -1,20 +1,18 @@
 package io.monitorbackbone.gateway.service;
 
+import static io.monitorbackbone.gateway.service.Fixtures.json;
+import static io.monitorbackbone.gateway.service.Fixtures.object;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.monitorbackbone.gateway.service.fake.FakeTables;
-import io.monitorbackbone.gateway.kafka.LogReader;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Filter;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Subscription;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
-
-import static io.monitorbackbone.gateway.service.Fixtures.json;
-import static io.monitorbackbone.gateway.service.Fixtures.object;
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class FeedTest {
     private static Filter filter(String json) {
@@ -42,45 +40,71 @@ class FeedTest {
 
     @Test
     void theEffectiveFilterPassesOnlyWhatEveryFilterPasses() {
-        Filter effective = Feed.effective(filter("{\"types\":[\"x.*\"]}"), filter("{\"types\":[\"x.a\",\"x.b\"]}"),
+        Filter effective = Feed.effective(
+                filter("{\"types\":[\"x.*\"]}"),
+                filter("{\"types\":[\"x.a\",\"x.b\"]}"),
                 filter("{\"subjects\":[\"build-1\"]}"));
-        assertThat(effective.matches(object("{\"type\":\"x.a\",\"subject\":\"build-1\"}"))).isTrue();
-        assertThat(effective.matches(object("{\"type\":\"x.a\",\"subject\":\"build-2\"}"))).isFalse();
-        assertThat(effective.matches(object("{\"type\":\"x.c\",\"subject\":\"build-1\"}"))).isFalse();
-        assertThat(effective.matches(object("{\"type\":\"y.a\",\"subject\":\"build-1\"}"))).isFalse();
-        assertThat(Feed.effective(Filter.ALL, Filter.ALL, Filter.ALL).passesEverything()).isTrue();
+        assertThat(effective.matches(object("{\"type\":\"x.a\",\"subject\":\"build-1\"}")))
+                .isTrue();
+        assertThat(effective.matches(object("{\"type\":\"x.a\",\"subject\":\"build-2\"}")))
+                .isFalse();
+        assertThat(effective.matches(object("{\"type\":\"x.c\",\"subject\":\"build-1\"}")))
+                .isFalse();
+        assertThat(effective.matches(object("{\"type\":\"y.a\",\"subject\":\"build-1\"}")))
+                .isFalse();
+        assertThat(Feed.effective(Filter.ALL, Filter.ALL, Filter.ALL).passesEverything())
+                .isTrue();
     }
 
     @Test
     void anInlineFilterThatWouldWidenAStoredOneIsRefusedNamingWhichAndWhere() {
-        ProtocolException onSubscription = refusal(() -> Feed.requireNarrows(filter("{\"types\":[\"x.b\"]}"),
-                json("{\"types\":[\"x.a\"]}"), filter("{\"types\":[\"x.a\"]}"), null, Filter.ALL));
+        ProtocolException onSubscription = refusal(() -> Feed.requireNarrows(
+                filter("{\"types\":[\"x.b\"]}"),
+                json("{\"types\":[\"x.a\"]}"),
+                filter("{\"types\":[\"x.a\"]}"),
+                null,
+                Filter.ALL));
         assertThat(onSubscription.code()).isEqualTo(ErrorCode.INVALID_FILTER);
-        assertThat(onSubscription.toJson()).isEqualTo(json("{\"code\":\"INVALID_FILTER\",\"error\":\"inline filter would widen key"
-                + " 'types' (x.b outside the subscription's stored filter); it may only narrow\",\"done\":[],\"key\":\"types\","
-                + "\"stored\":{\"types\":[\"x.a\"]},\"stored_on\":\"subscription\",\"outside\":[\"x.b\"]}"));
+        assertThat(onSubscription.toJson())
+                .isEqualTo(json("{\"code\":\"INVALID_FILTER\",\"error\":\"inline filter would widen key"
+                        + " 'types' (x.b outside the subscription's stored filter); it may only narrow\",\"done\":[],\"key\":\"types\","
+                        + "\"stored\":{\"types\":[\"x.a\"]},\"stored_on\":\"subscription\",\"outside\":[\"x.b\"]}"));
 
-        ProtocolException onMonitor = refusal(() -> Feed.requireNarrows(filter("{\"types\":[\"y.a\"]}"),
-                json("{}"), Filter.ALL, json("{\"types\":[\"x.*\"]}"), filter("{\"types\":[\"x.*\"]}")));
+        ProtocolException onMonitor = refusal(() -> Feed.requireNarrows(
+                filter("{\"types\":[\"y.a\"]}"),
+                json("{}"),
+                Filter.ALL,
+                json("{\"types\":[\"x.*\"]}"),
+                filter("{\"types\":[\"x.*\"]}")));
         assertThat(onMonitor.toJson().get("stored_on").asText()).isEqualTo("monitor");
         assertThat(onMonitor.toJson().get("stored")).isEqualTo(json("{\"types\":[\"x.*\"]}"));
     }
 
     @Test
     void anInlineFilterThatNarrowsIsAccepted() {
-        Feed.requireNarrows(filter("{\"types\":[\"x.a\"]}"), json("{\"types\":[\"x.*\"]}"), filter("{\"types\":[\"x.*\"]}"),
-                null, Filter.ALL);
-        Feed.requireNarrows(filter("{\"subjects\":[\"build-1\"]}"), json("{\"types\":[\"x.a\"]}"), filter("{\"types\":[\"x.a\"]}"),
-                json("{\"types\":[\"x.a\"]}"), filter("{\"types\":[\"x.a\"]}"));
-        Feed.requireNarrows(Filter.ALL, json("{\"types\":[\"x.a\"]}"), filter("{\"types\":[\"x.a\"]}"), null, Filter.ALL);
+        Feed.requireNarrows(
+                filter("{\"types\":[\"x.a\"]}"),
+                json("{\"types\":[\"x.*\"]}"),
+                filter("{\"types\":[\"x.*\"]}"),
+                null,
+                Filter.ALL);
+        Feed.requireNarrows(
+                filter("{\"subjects\":[\"build-1\"]}"),
+                json("{\"types\":[\"x.a\"]}"),
+                filter("{\"types\":[\"x.a\"]}"),
+                json("{\"types\":[\"x.a\"]}"),
+                filter("{\"types\":[\"x.a\"]}"));
+        Feed.requireNarrows(
+                Filter.ALL, json("{\"types\":[\"x.a\"]}"), filter("{\"types\":[\"x.a\"]}"), null, Filter.ALL);
     }
 
     @Test
     void aPullStartsAtTheReplayItNamesElseAtTheCommittedCursor() {
         assertThat(Feed.start(null, () -> 7)).isEqualTo(7);
         assertThat(Feed.start(3L, () -> {
-            throw new AssertionError("a replay never needs the committed cursor");
-        })).isEqualTo(3);
+                    throw new AssertionError("a replay never needs the committed cursor");
+                }))
+                .isEqualTo(3);
         assertThat(Feed.start(0L, () -> 7)).isZero();
     }
 
@@ -90,9 +114,12 @@ class FeedTest {
         assertThat(Feed.streamStart(" 41 ", null, () -> 7)).isEqualTo(42);
         assertThat(Feed.streamStart(null, "3", () -> 7)).isEqualTo(3);
         assertThat(Feed.streamStart(null, null, () -> 7)).isEqualTo(7);
-        assertThat(refusal(() -> Feed.streamStart("x", null, () -> 7)).getMessage()).isEqualTo("Last-Event-ID must be an integer");
+        assertThat(refusal(() -> Feed.streamStart("x", null, () -> 7)).getMessage())
+                .isEqualTo("Last-Event-ID must be an integer");
         assertThat(refusal(() -> Feed.streamStart(null, "-1", () -> 7)).toJson())
-                .isEqualTo(json("{\"code\":\"INVALID\",\"error\":\"cursor must be a non-negative integer\",\"done\":[],\"cursor\":null}"));
+                .isEqualTo(
+                        json(
+                                "{\"code\":\"INVALID\",\"error\":\"cursor must be a non-negative integer\",\"done\":[],\"cursor\":null}"));
     }
 
     @Test
@@ -106,9 +133,11 @@ class FeedTest {
         Log.Bounds bounds = new Log.Bounds(20, 5, 21);
         assertThat(Feed.resetTarget("earliest", bounds)).isEqualTo(5);
         assertThat(Feed.resetTarget("latest", bounds)).isEqualTo(21);
-        assertThat(Feed.expired("m-1", 5, 4).toJson().toString()).isEqualTo(json("{\"code\":\"CURSOR_EXPIRED\",\"error\":\"cursor below"
-                + " retention floor; relist from state, then pull from the floor\",\"done\":[],\"retention_floor\":5,"
-                + "\"relist\":\"monitors/m-1/state\",\"requested\":4}").toString());
+        assertThat(Feed.expired("m-1", 5, 4).toJson().toString())
+                .isEqualTo(json("{\"code\":\"CURSOR_EXPIRED\",\"error\":\"cursor below"
+                                + " retention floor; relist from state, then pull from the floor\",\"done\":[],\"retention_floor\":5,"
+                                + "\"relist\":\"monitors/m-1/state\",\"requested\":4}")
+                        .toString());
     }
 
     @Test
@@ -121,10 +150,13 @@ class FeedTest {
         assertThat(feed.subscription()).isEqualTo(s);
         assertThat(feed.monitor()).isEqualTo(monitor);
         assertThat(feed.filter().matches(object("{\"type\":\"x.a\"}"))).isTrue();
-        assertThat(feed.filter().matches(object("{\"type\":\"x.b\"}"))).as("the inline filter narrows").isFalse();
+        assertThat(feed.filter().matches(object("{\"type\":\"x.b\"}")))
+                .as("the inline filter narrows")
+                .isFalse();
         assertThat(feed.committed().cursor()).isEqualTo(4);
 
-        assertThat(feeds.open("sub-1", Fixtures.READER_TOKEN, null).filter().matches(object("{\"type\":\"x.b\"}"))).isTrue();
+        assertThat(feeds.open("sub-1", Fixtures.READER_TOKEN, null).filter().matches(object("{\"type\":\"x.b\"}")))
+                .isTrue();
     }
 
     @Test
@@ -134,8 +166,13 @@ class FeedTest {
         Feeds feeds = feeds(monitor, s, Cursor.start(1, Fixtures.AT));
 
         assertThat(refusal(() -> feeds.open("sub-1", "wrong", null)).code()).isEqualTo(ErrorCode.UNAUTHORIZED);
-        assertThat(refusal(() -> feeds.open("sub-2", Fixtures.READER_TOKEN, null)).code()).isEqualTo(ErrorCode.NOT_FOUND);
-        assertThat(refusal(() -> feeds.open("sub-1", Fixtures.READER_TOKEN, object("{\"types\":[\"x.b\"]}"))).toJson()
-                .get("stored_on").asText()).isEqualTo("subscription");
+        assertThat(refusal(() -> feeds.open("sub-2", Fixtures.READER_TOKEN, null))
+                        .code())
+                .isEqualTo(ErrorCode.NOT_FOUND);
+        assertThat(refusal(() -> feeds.open("sub-1", Fixtures.READER_TOKEN, object("{\"types\":[\"x.b\"]}")))
+                        .toJson()
+                        .get("stored_on")
+                        .asText())
+                .isEqualTo("subscription");
     }
 }

@@ -1,6 +1,7 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.protocol.request.LeaseCall;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
@@ -8,12 +9,9 @@ import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.lease.Lease;
 import io.monitorbackbone.protocol.lease.LeaseCommand;
 import io.monitorbackbone.protocol.lease.LeaseReply;
-import org.junit.jupiter.api.Test;
-
+import io.monitorbackbone.protocol.request.LeaseCall;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** LeaseService over in-memory ports: the gateway authenticates and shapes the command; the leases service decides. */
 class LeaseServiceTest {
@@ -31,7 +29,8 @@ class LeaseServiceTest {
         w.decisions.answer(c -> new LeaseReply(201, Json.object().put("seq", 0).put("subject", c.subject()), "evt-1"));
         w.tables.tail("ci").sawEvent("evt-1", 7);
 
-        Reply reply = w.leases.act(sub[0], sub[1], LeaseCall.parse("claim", Json.object().put("subject", "build-1")));
+        Reply reply = w.leases.act(
+                sub[0], sub[1], LeaseCall.parse("claim", Json.object().put("subject", "build-1")));
 
         assertThat(reply.status()).isEqualTo(201);
         assertThat(reply.body().get("seq").asLong()).isEqualTo(7);
@@ -51,11 +50,20 @@ class LeaseServiceTest {
         String[] worker = w.subscribe("ci", "agent:worker", owner, "observe", "act");
         String[] reader = w.subscribe("ci", "agent:reader", null, "observe");
 
-        assertThatThrownBy(() -> w.leases.act(worker[0], worker[1], LeaseCall.parse("steal", Json.object().put("subject", "x"))))
+        assertThatThrownBy(() -> w.leases.act(
+                        worker[0],
+                        worker[1],
+                        LeaseCall.parse("steal", Json.object().put("subject", "x"))))
                 .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.NOT_FOUND));
-        assertThatThrownBy(() -> w.leases.act(worker[0], reader[1], LeaseCall.parse("claim", Json.object().put("subject", "x"))))
+        assertThatThrownBy(() -> w.leases.act(
+                        worker[0],
+                        reader[1],
+                        LeaseCall.parse("claim", Json.object().put("subject", "x"))))
                 .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.UNAUTHORIZED));
-        assertThatThrownBy(() -> w.leases.act(reader[0], reader[1], LeaseCall.parse("claim", Json.object().put("subject", "x"))))
+        assertThatThrownBy(() -> w.leases.act(
+                        reader[0],
+                        reader[1],
+                        LeaseCall.parse("claim", Json.object().put("subject", "x"))))
                 .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.CAPABILITY_MISSING));
         assertThat(w.decisions.sent()).isEmpty();
     }
@@ -69,8 +77,18 @@ class LeaseServiceTest {
         w.tables.lease("ci", new Lease("held-by-a", Lease.holderOf(a[0]), 3600, World.T0, World.T0, 1, 1, 5, false));
         w.tables.lease("ci", new Lease("held-by-b", Lease.holderOf(b[0]), 3600, World.T0, World.T0, 1, 1, 5, false));
         // Expired an hour after it was renewed: no longer held, so nothing to release.
-        w.tables.lease("ci", new Lease("expired", Lease.holderOf(a[0]), 60, World.T0.minusSeconds(7200),
-                World.T0.minusSeconds(7200), 1, 1, 5, false));
+        w.tables.lease(
+                "ci",
+                new Lease(
+                        "expired",
+                        Lease.holderOf(a[0]),
+                        60,
+                        World.T0.minusSeconds(7200),
+                        World.T0.minusSeconds(7200),
+                        1,
+                        1,
+                        5,
+                        false));
 
         w.leases.releaseHeldBy(w.tables.monitor("ci"), List.of(w.tables.subscription(a[0])), "test");
 

@@ -1,29 +1,24 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.protocol.request.Subscribe;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.monitorbackbone.protocol.request.ConfigureMonitor;
-
-import io.monitorbackbone.protocol.request.CreateMonitor;
-
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.binding.Topics;
-import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.ProtocolException;
+import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.protocol.Tokens;
 import io.monitorbackbone.protocol.Vocabulary;
 import io.monitorbackbone.protocol.lease.Lease;
 import io.monitorbackbone.protocol.lease.LeaseCommand;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.Test;
-
+import io.monitorbackbone.protocol.request.ConfigureMonitor;
+import io.monitorbackbone.protocol.request.CreateMonitor;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** MonitorService over in-memory ports: what a create and a configure write, in what order, and what they refuse. */
 class MonitorServiceTest {
@@ -44,7 +39,8 @@ class MonitorServiceTest {
     void aCreateWritesItsLogThenItsConfiguredRowThenCommitsTheDefinitionAndShowsTheOwnerTokenOnce() {
         World w = new World();
 
-        JsonNode reply = w.monitors.create(CreateMonitor.parse(body("ci")), null).body();
+        JsonNode reply =
+                w.monitors.create(CreateMonitor.parse(body("ci")), null).body();
 
         assertThat(w.logAdmin.exists("ci")).isTrue();
         assertThat(w.log.records("ci")).hasSize(1);
@@ -55,7 +51,9 @@ class MonitorServiceTest {
         String owner = reply.get("owner_token").asText();
         assertThat(stored.ownerIs(owner)).isTrue();
         // The token is kept as a hash only.
-        assertThat(Json.MAPPER.valueToTree(stored).toString()).doesNotContain(owner).contains(Tokens.hash(owner));
+        assertThat(Json.MAPPER.valueToTree(stored).toString())
+                .doesNotContain(owner)
+                .contains(Tokens.hash(owner));
         assertThat(reply.get("monitor").get("created").asText()).isEqualTo("2026-12-01T12:00:00.000Z");
     }
 
@@ -64,7 +62,8 @@ class MonitorServiceTest {
         World w = new World();
         w.monitors.create(CreateMonitor.parse(body("ci")), null);
 
-        assertThatThrownBy(() -> w.monitors.create(CreateMonitor.parse(body("ci")), null)).satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.DUPLICATE));
+        assertThatThrownBy(() -> w.monitors.create(CreateMonitor.parse(body("ci")), null))
+                .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.DUPLICATE));
         assertThat(w.log.records("ci")).hasSize(1);
         assertThat(w.tables.written(Topics.MONITORS)).hasSize(1);
     }
@@ -74,7 +73,8 @@ class MonitorServiceTest {
         World w = new World();
         w.logAdmin.collides("a.b");
 
-        assertThatThrownBy(() -> w.monitors.create(CreateMonitor.parse(body("a.b")), null)).satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.DUPLICATE));
+        assertThatThrownBy(() -> w.monitors.create(CreateMonitor.parse(body("a.b")), null))
+                .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.DUPLICATE));
         assertThat(w.tables.written(Topics.MONITORS)).isEmpty();
         assertThat(w.tables.monitor("a.b")).isNull();
     }
@@ -83,11 +83,13 @@ class MonitorServiceTest {
     void aFencedCreateIsADuplicateAndAnUnconfirmedOneIsAFaultWithTheOutcomeUnknown() {
         World w = new World();
         w.logAdmin.nextCommit(LogAdmin.Fence.Outcome.FENCED);
-        assertThatThrownBy(() -> w.monitors.create(CreateMonitor.parse(body("ci")), null)).satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.DUPLICATE));
+        assertThatThrownBy(() -> w.monitors.create(CreateMonitor.parse(body("ci")), null))
+                .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.DUPLICATE));
 
         w.logAdmin.nextCommit(LogAdmin.Fence.Outcome.UNKNOWN);
-        assertThatThrownBy(() -> w.monitors.create(CreateMonitor.parse(body("ci")), null)).isInstanceOfSatisfying(ServerFault.class,
-                f -> assertThat(f.isOutcomeUnknown()).isTrue());
+        assertThatThrownBy(() -> w.monitors.create(CreateMonitor.parse(body("ci")), null))
+                .isInstanceOfSatisfying(
+                        ServerFault.class, f -> assertThat(f.isOutcomeUnknown()).isTrue());
         assertThat(w.tables.monitor("ci")).isNull();
     }
 
@@ -95,29 +97,40 @@ class MonitorServiceTest {
     void withARegistrationTokenACreateWithoutItIsRefusedBeforeAnythingIsWritten() {
         World w = new World(Optional.of("let-me-in"), Optional.empty());
 
-        assertThatThrownBy(() -> w.monitors.create(CreateMonitor.parse(body("ci")), "wrong")).satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.UNAUTHORIZED));
+        assertThatThrownBy(() -> w.monitors.create(CreateMonitor.parse(body("ci")), "wrong"))
+                .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.UNAUTHORIZED));
         assertThat(w.logAdmin.exists("ci")).isFalse();
         assertThat(w.tables.written()).isEmpty();
 
-        JsonNode reply = w.monitors.create(CreateMonitor.parse(body("ci")), "let-me-in").body();
+        JsonNode reply =
+                w.monitors.create(CreateMonitor.parse(body("ci")), "let-me-in").body();
         assertThat(reply.get("monitor").get("attested").asBoolean()).isTrue();
     }
 
     @Test
     void onlyTheOwnerConfiguresAndAPrivateMonitorIsNotFoundWithoutAToken() {
         World w = new World();
-        String owner = w.monitors.create(CreateMonitor.parse(body("ci")), null).body().get("owner_token").asText();
+        String owner = w.monitors
+                .create(CreateMonitor.parse(body("ci")), null)
+                .body()
+                .get("owner_token")
+                .asText();
 
-        assertThatThrownBy(() -> w.monitors.get("ci", null)).satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.NOT_FOUND));
-        assertThatThrownBy(() -> w.monitors.configure("ci", ConfigureMonitor.parse("pause", Json.object()), "not-the-owner"))
+        assertThatThrownBy(() -> w.monitors.get("ci", null))
+                .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.NOT_FOUND));
+        assertThatThrownBy(() ->
+                        w.monitors.configure("ci", ConfigureMonitor.parse("pause", Json.object()), "not-the-owner"))
                 .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.NOT_FOUND));
 
-        JsonNode reply = w.monitors.configure("ci", ConfigureMonitor.parse("pause", Json.object().put("reason", "maintenance")), owner).body();
+        JsonNode reply = w.monitors
+                .configure("ci", ConfigureMonitor.parse("pause", Json.object().put("reason", "maintenance")), owner)
+                .body();
 
         assertThat(reply.get("seq").asLong()).isEqualTo(2);
         assertThat(w.tables.monitor("ci").active()).isFalse();
         assertThat(w.tables.written(Topics.MONITORS)).hasSize(2);
-        assertThat(w.log.at("ci", 2).data().path("payload").path("action").asText()).isEqualTo("pause");
+        assertThat(w.log.at("ci", 2).data().path("payload").path("action").asText())
+                .isEqualTo("pause");
     }
 
     @Test

@@ -1,25 +1,19 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.protocol.request.Subscribe;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.monitorbackbone.protocol.request.ConfigureMonitor;
-
-import io.monitorbackbone.protocol.request.CreateMonitor;
-
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Vocabulary;
 import io.monitorbackbone.protocol.lease.LeaseCommand;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.Test;
-
+import io.monitorbackbone.protocol.request.ConfigureMonitor;
 import java.nio.charset.StandardCharsets;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import org.junit.jupiter.api.Test;
 
 /** PublishService over in-memory ports: an accepted observation is appended, a refused one is appended as evidence. */
 class PublishServiceTest {
@@ -46,7 +40,8 @@ class PublishServiceTest {
         assertThat(reply.body().get("seq").asLong()).isEqualTo(2);
         assertThat(w.log.at("ci", 2).subject()).isEqualTo("build-412");
         assertThat(reply.body().get("observation").get("id").asText()).isEqualTo("2");
-        assertThat(w.tables.written(Topics.LEASE_SUBJECTS)).singleElement()
+        assertThat(w.tables.written(Topics.LEASE_SUBJECTS))
+                .singleElement()
                 .satisfies(r -> assertThat(r.key()).isEqualTo(LeaseCommand.key("ci", "build-412")));
 
         // A subject this gateway has just seen is not marked again.
@@ -72,7 +67,8 @@ class PublishServiceTest {
         String owner = w.monitor("ci");
         w.monitors.configure("ci", ConfigureMonitor.parse("pause", Json.object()), owner);
 
-        ProtocolException refused = catchThrowableOfType(ProtocolException.class, () -> join(w.publish.publish("ci", owner, note("x"))));
+        ProtocolException refused =
+                catchThrowableOfType(ProtocolException.class, () -> join(w.publish.publish("ci", owner, note("x"))));
 
         assertThat(refused.code()).isEqualTo(ErrorCode.UNAVAILABLE);
         assertThat(refused.toJson().get("rejected_seq").asLong()).isEqualTo(3);
@@ -84,7 +80,8 @@ class PublishServiceTest {
         World w = new World();
         String owner = w.monitor("ci");
 
-        ProtocolException refused = catchThrowableOfType(ProtocolException.class,
+        ProtocolException refused = catchThrowableOfType(
+                ProtocolException.class,
                 () -> join(w.publish.publish("ci", owner, "not json".getBytes(StandardCharsets.UTF_8))));
 
         assertThat(refused.code()).isEqualTo(ErrorCode.INVALID);
@@ -98,12 +95,15 @@ class PublishServiceTest {
         String owner = w.monitor("ci");
         ProtocolException tooLarge = ProtocolException.of(ErrorCode.TOO_LARGE, "too large");
 
-        assertThatThrownBy(() -> join(w.publish.refuseTooLarge("ci", "stranger", tooLarge, 2_000_000))).isSameAs(tooLarge);
+        assertThatThrownBy(() -> join(w.publish.refuseTooLarge("ci", "stranger", tooLarge, 2_000_000)))
+                .isSameAs(tooLarge);
         assertThat(w.log.records("ci")).hasSize(1);
 
-        assertThatThrownBy(() -> join(w.publish.refuseTooLarge("ci", owner, tooLarge, 2_000_000))).isSameAs(tooLarge);
+        assertThatThrownBy(() -> join(w.publish.refuseTooLarge("ci", owner, tooLarge, 2_000_000)))
+                .isSameAs(tooLarge);
         assertThat(w.log.records("ci")).hasSize(2);
-        assertThat(w.log.at("ci", 2).data().path("payload").path("bytes").asLong()).isEqualTo(2_000_000);
+        assertThat(w.log.at("ci", 2).data().path("payload").path("bytes").asLong())
+                .isEqualTo(2_000_000);
         assertThat(tooLarge.toJson().get("rejected_seq").asLong()).isEqualTo(2);
     }
 

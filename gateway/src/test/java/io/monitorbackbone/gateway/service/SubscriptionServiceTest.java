@@ -1,13 +1,10 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.protocol.request.Subscribe;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.monitorbackbone.protocol.request.RetireSubscription;
-
-import io.monitorbackbone.protocol.request.Seek;
-
-import io.monitorbackbone.protocol.request.Ack;
-
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.gateway.service.fake.FakeTables;
 import io.monitorbackbone.protocol.Cursor;
@@ -18,14 +15,12 @@ import io.monitorbackbone.protocol.Subscription;
 import io.monitorbackbone.protocol.Vocabulary;
 import io.monitorbackbone.protocol.lease.Lease;
 import io.monitorbackbone.protocol.lease.LeaseCommand;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.Test;
-
+import io.monitorbackbone.protocol.request.Ack;
+import io.monitorbackbone.protocol.request.RetireSubscription;
+import io.monitorbackbone.protocol.request.Seek;
+import io.monitorbackbone.protocol.request.Subscribe;
 import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** SubscriptionService over in-memory ports: the rows a subscription's life writes, and who may change it. */
 class SubscriptionServiceTest {
@@ -41,12 +36,15 @@ class SubscriptionServiceTest {
 
         String[] sub = w.subscribe("ci", "agent:claude", null, "observe");
 
-        assertThat(w.tables.written()).extracting(FakeTables.Row::table).containsSubsequence(Topics.CURSORS, Topics.SUBSCRIPTIONS);
+        assertThat(w.tables.written())
+                .extracting(FakeTables.Row::table)
+                .containsSubsequence(Topics.CURSORS, Topics.SUBSCRIPTIONS);
         Subscription stored = w.tables.subscription(sub[0]);
         assertThat(stored.tokenIs(sub[1])).isTrue();
         assertThat(w.tables.cursor(sub[0]).cursor()).isZero();
         assertThat(w.log.at("ci", 2).type()).isEqualTo(Vocabulary.SUBSCRIBED);
-        assertThat(w.log.at("ci", 2).data().path("payload").path("subscription").asText()).isEqualTo(sub[0]);
+        assertThat(w.log.at("ci", 2).data().path("payload").path("subscription").asText())
+                .isEqualTo(sub[0]);
     }
 
     @Test
@@ -85,10 +83,13 @@ class SubscriptionServiceTest {
         w.publish("ci", owner, "a");
         w.delivery.ack(sub[0], sub[1], Ack.parse(Json.object().put("cursor", 4)));
 
-        assertThatThrownBy(() -> w.subscriptions.seek(sub[0], sub[1], Seek.parse(Json.object().put("cursor", 1))))
+        assertThatThrownBy(() -> w.subscriptions.seek(
+                        sub[0], sub[1], Seek.parse(Json.object().put("cursor", 1))))
                 .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.INVALID));
 
-        JsonNode reply = w.subscriptions.seek(sub[0], sub[1], Seek.parse(Json.object().put("cursor", 1).put("reason", "replay"))).body();
+        JsonNode reply = w.subscriptions
+                .seek(sub[0], sub[1], Seek.parse(Json.object().put("cursor", 1).put("reason", "replay")))
+                .body();
 
         assertThat(reply.get("cursor").asLong()).isEqualTo(1);
         Cursor cursor = w.tables.cursor(sub[0]);
@@ -104,7 +105,8 @@ class SubscriptionServiceTest {
 
         String fresh = w.subscriptions.renew(sub[0], sub[1]).body().get("token").asText();
 
-        assertThatThrownBy(() -> w.subscriptions.renew(sub[0], sub[1])).satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.UNAUTHORIZED));
+        assertThatThrownBy(() -> w.subscriptions.renew(sub[0], sub[1]))
+                .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.UNAUTHORIZED));
         assertThat(w.tables.subscription(sub[0]).tokenIs(fresh)).isTrue();
     }
 
@@ -115,7 +117,9 @@ class SubscriptionServiceTest {
         String[] sub = w.subscribe("ci", "agent:worker", owner, "observe", "act");
         w.tables.lease("ci", new Lease("build-1", Lease.holderOf(sub[0]), 3600, World.T0, World.T0, 1, 1, 5, false));
 
-        JsonNode reply = w.subscriptions.retire(sub[0], sub[1], RetireSubscription.parse(Json.object().put("reason", "done"))).body();
+        JsonNode reply = w.subscriptions
+                .retire(sub[0], sub[1], RetireSubscription.parse(Json.object().put("reason", "done")))
+                .body();
 
         assertThat(reply.get("cursor_kept").asLong()).isZero();
         assertThat(w.tables.subscription(sub[0]).active()).isFalse();
@@ -125,7 +129,8 @@ class SubscriptionServiceTest {
             assertThat(c.subject()).isEqualTo("build-1");
             assertThat(c.reason()).isEqualTo("subscription retired: done");
         });
-        assertThatThrownBy(() -> w.delivery.ack(sub[0], sub[1], Ack.parse(Json.object().put("cursor", 1))))
+        assertThatThrownBy(() ->
+                        w.delivery.ack(sub[0], sub[1], Ack.parse(Json.object().put("cursor", 1))))
                 .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.NOT_FOUND));
     }
 
@@ -137,7 +142,12 @@ class SubscriptionServiceTest {
         body.put("monitor", "ci");
         body.put("subscriber", "agent:quiet");
         body.put("retire_after_mute_seconds", 60);
-        String id = w.subscriptions.subscribe(Subscribe.parse(body), null).body().get("subscription").get("id").asText();
+        String id = w.subscriptions
+                .subscribe(Subscribe.parse(body), null)
+                .body()
+                .get("subscription")
+                .get("id")
+                .asText();
 
         w.clock.advance(Duration.ofSeconds(59));
         assertThat(w.subscriptions.retireIfMuted(id, w.clock.instant())).isFalse();
@@ -148,7 +158,8 @@ class SubscriptionServiceTest {
         assertThat(w.tables.subscription(id).active()).isFalse();
         long seq = w.log.records("ci").size();
         assertThat(w.log.at("ci", seq).actor()).isEqualTo(SubscriptionService.SWEEP);
-        assertThat(w.log.at("ci", seq).data().path("payload").path("reason").asText()).isEqualTo("mute");
+        assertThat(w.log.at("ci", seq).data().path("payload").path("reason").asText())
+                .isEqualTo("mute");
         // Retired already: not due again.
         assertThat(w.subscriptions.retireIfMuted(id, w.clock.instant())).isFalse();
     }

@@ -1,19 +1,14 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.protocol.request.Subscribe;
-
-import io.monitorbackbone.protocol.request.ConfigureMonitor;
-
-import io.monitorbackbone.protocol.request.CreateMonitor;
-
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.gateway.service.fake.FakeLeaseDecisions;
 import io.monitorbackbone.gateway.service.fake.FakeLog;
 import io.monitorbackbone.gateway.service.fake.FakeLogAdmin;
 import io.monitorbackbone.gateway.service.fake.FakeTables;
 import io.monitorbackbone.protocol.Json;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
+import io.monitorbackbone.protocol.request.CreateMonitor;
+import io.monitorbackbone.protocol.request.Subscribe;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -59,7 +54,10 @@ final class World {
         body.put("visibility", visibility);
         body.putArray("types").add("demo.note");
         body.putArray("capabilities").add("observe").add("act");
-        return monitors.create(CreateMonitor.parse(body), null).body().get("owner_token").asText();
+        return monitors.create(CreateMonitor.parse(body), null)
+                .body()
+                .get("owner_token")
+                .asText();
     }
 
     /** A subscription of {@code subscriber} on the monitor, with the given capabilities: {id, token}. */
@@ -72,7 +70,9 @@ final class World {
             caps.add(c);
         }
         JsonNode reply = subscriptions.subscribe(Subscribe.parse(body), bearer).body();
-        return new String[] {reply.get("subscription").get("id").asText(), reply.get("token").asText()};
+        return new String[] {
+            reply.get("subscription").get("id").asText(), reply.get("token").asText()
+        };
     }
 
     /** Publishes one {@code demo.note} about {@code subject} as the owner; its seq. */
@@ -84,7 +84,12 @@ final class World {
         body.put("tier", "measured");
         body.put("origin", "probe");
         body.putObject("data").put("n", subject);
-        return publish.publish(monitorId, ownerToken, Json.bytes(body)).toCompletableFuture().join().body().get("seq").asLong();
+        return publish.publish(monitorId, ownerToken, Json.bytes(body))
+                .toCompletableFuture()
+                .join()
+                .body()
+                .get("seq")
+                .asLong();
     }
 
     static final class MutableClock extends Clock {

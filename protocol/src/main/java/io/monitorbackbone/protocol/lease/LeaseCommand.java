@@ -12,7 +12,6 @@ import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Subscription;
 import io.monitorbackbone.protocol.request.LeaseCall;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -32,9 +31,22 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.ALWAYS)
 // A gateway newer than this leases service may add fields; the service decides on the ones it knows.
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record LeaseCommand(String requestId, String action, String monitor, String horizon, boolean attested,
-                           String subject, String subscription, String subscriber, Long leaseDurationSeconds, String note,
-                           String outcome, JsonNode evidence, String reason, int deliveryCountLimit, boolean published) {
+public record LeaseCommand(
+        String requestId,
+        String action,
+        String monitor,
+        String horizon,
+        boolean attested,
+        String subject,
+        String subscription,
+        String subscriber,
+        Long leaseDurationSeconds,
+        String note,
+        String outcome,
+        JsonNode evidence,
+        String reason,
+        int deliveryCountLimit,
+        boolean published) {
 
     public static final String CLAIM = "claim";
     public static final String RENEW = "renew";
@@ -78,15 +90,35 @@ public record LeaseCommand(String requestId, String action, String monitor, Stri
      * The command a lease call makes for a subscription already authenticated; refuses a subscription without
      * {@code act}.
      */
-    public static LeaseCommand fromRequest(LeaseCall call, Monitor monitor, Subscription subscription,
-                                           int deliveryCountLimit, String requestId, boolean published) {
+    public static LeaseCommand fromRequest(
+            LeaseCall call,
+            Monitor monitor,
+            Subscription subscription,
+            int deliveryCountLimit,
+            String requestId,
+            boolean published) {
         if (subscription.capabilities() == null || !subscription.capabilities().contains("act")) {
             throw ProtocolException.of(ErrorCode.CAPABILITY_MISSING, "this subscription did not declare 'act'")
-                    .with("capabilities", subscription.capabilities() == null ? List.of() : subscription.capabilities());
+                    .with(
+                            "capabilities",
+                            subscription.capabilities() == null ? List.of() : subscription.capabilities());
         }
-        return new LeaseCommand(requestId, call.action(), monitor.id(), monitor.horizon(), monitor.attested(),
-                call.subject(), subscription.id(), subscription.subscriber(), call.leaseDurationSeconds(), call.note(),
-                call.outcome(), call.evidence(), call.reason(), deliveryCountLimit, published);
+        return new LeaseCommand(
+                requestId,
+                call.action(),
+                monitor.id(),
+                monitor.horizon(),
+                monitor.attested(),
+                call.subject(),
+                subscription.id(),
+                subscription.subscriber(),
+                call.leaseDurationSeconds(),
+                call.note(),
+                call.outcome(),
+                call.evidence(),
+                call.reason(),
+                deliveryCountLimit,
+                published);
     }
 
     public static String key(String monitor, String subject) {
@@ -108,11 +140,18 @@ public record LeaseCommand(String requestId, String action, String monitor, Stri
      */
     public String fingerprint() {
         ArrayNode parts = Json.MAPPER.createArrayNode();
-        parts.add(action).add(subscription).add(subject).add(leaseDurationSeconds).add(note).add(outcome)
-                .add(evidence == null ? Json.MAPPER.nullNode() : evidence).add(reason);
+        parts.add(action)
+                .add(subscription)
+                .add(subject)
+                .add(leaseDurationSeconds)
+                .add(note)
+                .add(outcome)
+                .add(evidence == null ? Json.MAPPER.nullNode() : evidence)
+                .add(reason);
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(
-                    Json.MAPPER.writeValueAsString(parts).getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256")
+                            .digest(Json.MAPPER.writeValueAsString(parts).getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException | com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -134,14 +173,17 @@ public record LeaseCommand(String requestId, String action, String monitor, Stri
     /** Refuses a lease duration outside its bounds; null (the default) passes. */
     public static void checkDuration(Long leaseDurationSeconds) {
         if (leaseDurationSeconds != null
-                && (leaseDurationSeconds < MIN_LEASE_DURATION_SECONDS || leaseDurationSeconds > MAX_LEASE_DURATION_SECONDS)) {
+                && (leaseDurationSeconds < MIN_LEASE_DURATION_SECONDS
+                        || leaseDurationSeconds > MAX_LEASE_DURATION_SECONDS)) {
             throw invalidDuration();
         }
     }
 
     public static ProtocolException invalidDuration() {
-        return ProtocolException.of(ErrorCode.INVALID, "lease_duration_seconds must be an integer from "
-                        + MIN_LEASE_DURATION_SECONDS + " to " + MAX_LEASE_DURATION_SECONDS)
+        return ProtocolException.of(
+                        ErrorCode.INVALID,
+                        "lease_duration_seconds must be an integer from " + MIN_LEASE_DURATION_SECONDS + " to "
+                                + MAX_LEASE_DURATION_SECONDS)
                 .with("field", "lease_duration_seconds");
     }
 

@@ -2,13 +2,11 @@ package io.monitorbackbone.protocol.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Failures;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.JsonRpc;
 import io.monitorbackbone.protocol.ProtocolException;
-
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -26,13 +24,13 @@ public final class McpAnswers {
     public static final int RESOURCE_NOT_FOUND = -32002;
     /** JSON-RPC 2.0's codes. */
     public static final int PARSE_ERROR = -32700;
+
     public static final int INVALID_REQUEST = -32600;
     public static final int METHOD_NOT_FOUND = -32601;
     public static final int INVALID_PARAMS = -32602;
     public static final int INTERNAL_ERROR = -32603;
 
-    private McpAnswers() {
-    }
+    private McpAnswers() {}
 
     /** The content of a refused tool call: the protocol error body of whatever failed. */
     public static ObjectNode toolError(Throwable failure) {
@@ -45,7 +43,9 @@ public final class McpAnswers {
      */
     public static ObjectNode toolResult(boolean isError, JsonNode body, boolean structured) {
         ObjectNode result = Json.object();
-        result.putArray("content").addObject().put("type", "text")
+        result.putArray("content")
+                .addObject()
+                .put("type", "text")
                 .put("text", new String(Json.bytes(body), StandardCharsets.UTF_8));
         if (structured && body.isObject()) {
             result.set("structuredContent", body);

@@ -1,7 +1,7 @@
 package io.monitorbackbone.protocol.request;
 
-import io.monitorbackbone.protocol.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.protocol.Json;
 
 /**
  * {@code POST /mp/v0/admin/compact}: drop every observation with {@code seq <= upto_seq}, of one monitor or (when

@@ -1,11 +1,10 @@
 package io.monitorbackbone.protocol.request;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.MonitorDefinitions;
 import io.monitorbackbone.protocol.ProtocolException;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.List;
 
 /**
@@ -22,12 +21,15 @@ public record ConfigureMonitor(String action, ObjectNode patch, String rule, Str
 
     public ConfigureMonitor {
         if (!ACTIONS.contains(action)) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "unknown monitor action " + action).with("action", action);
+            throw ProtocolException.of(ErrorCode.NOT_FOUND, "unknown monitor action " + action)
+                    .with("action", action);
         }
     }
 
     public static ConfigureMonitor parse(String action, ObjectNode body) {
-        ObjectNode patch = UPDATE.equals(action) ? MonitorDefinitions.checkPatch(body.get("patch")).deepCopy() : null;
+        ObjectNode patch = UPDATE.equals(action)
+                ? MonitorDefinitions.checkPatch(body.get("patch")).deepCopy()
+                : null;
         return new ConfigureMonitor(action, patch, Json.text(body, "rule"), Json.text(body, "reason"));
     }
 

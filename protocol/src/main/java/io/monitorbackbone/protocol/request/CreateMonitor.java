@@ -1,5 +1,7 @@
 package io.monitorbackbone.protocol.request;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Filter;
 import io.monitorbackbone.protocol.Json;
@@ -7,9 +9,6 @@ import io.monitorbackbone.protocol.MonitorDefinitions;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Rules;
 import io.monitorbackbone.protocol.Vocabulary;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.LinkedHashSet;
 import java.util.List;
 
@@ -25,12 +24,29 @@ import java.util.List;
  * @param rule              recorded on the {@code configured} row, as text
  * @param reason            recorded on the {@code configured} row, as text
  */
-public record CreateMonitor(String id, String name, String description, String owner, JsonNode source, JsonNode filter,
-                            String horizon, List<String> capabilities, JsonNode cadence, Long ttlSeconds,
-                            Long retireAfterMuteSeconds, JsonNode budget, String visibility, JsonNode rules,
-                            List<String> types, List<String> defaultGrant, Long retentionSeconds,
-                            Integer deliveryCountLimit, boolean subscribeToken, String registrationToken, String rule,
-                            String reason) {
+public record CreateMonitor(
+        String id,
+        String name,
+        String description,
+        String owner,
+        JsonNode source,
+        JsonNode filter,
+        String horizon,
+        List<String> capabilities,
+        JsonNode cadence,
+        Long ttlSeconds,
+        Long retireAfterMuteSeconds,
+        JsonNode budget,
+        String visibility,
+        JsonNode rules,
+        List<String> types,
+        List<String> defaultGrant,
+        Long retentionSeconds,
+        Integer deliveryCountLimit,
+        boolean subscribeToken,
+        String registrationToken,
+        String rule,
+        String reason) {
 
     /** Reads a create body; the checks run in the order that decides which refusal a body with several faults gets. */
     public static CreateMonitor parse(ObjectNode body) {
@@ -67,10 +83,15 @@ public record CreateMonitor(String id, String name, String description, String o
 
         JsonNode rules = Rules.normalize(body.get("rules"));
 
-        List<String> badTypes = types.stream().filter(t -> !Vocabulary.TYPE.matcher(t).matches()).map(t -> "types:" + t).toList();
+        List<String> badTypes = types.stream()
+                .filter(t -> !Vocabulary.TYPE.matcher(t).matches())
+                .map(t -> "types:" + t)
+                .toList();
         if (!badTypes.isEmpty()) {
-            throw ProtocolException.of(ErrorCode.UNKNOWN_VOCABULARY,
-                    "declared types must be reverse-DNS: " + String.join(", ", badTypes)).with("invalid", badTypes);
+            throw ProtocolException.of(
+                            ErrorCode.UNKNOWN_VOCABULARY,
+                            "declared types must be reverse-DNS: " + String.join(", ", badTypes))
+                    .with("invalid", badTypes);
         }
 
         JsonNode filter = body.get("filter");
@@ -79,11 +100,15 @@ public record CreateMonitor(String id, String name, String description, String o
         }
         Filter.parse(filter, Filter.knownTypes(types, List.of()));
 
-        List<String> notGranted = defaultGrant.stream().filter(c -> !capabilities.contains(c)).toList();
+        List<String> notGranted =
+                defaultGrant.stream().filter(c -> !capabilities.contains(c)).toList();
         if (!notGranted.isEmpty()) {
-            throw ProtocolException.of(ErrorCode.UNKNOWN_VOCABULARY,
-                    "default_grant must be a subset of capabilities: " + String.join(", ", notGranted))
-                    .with("invalid", notGranted.stream().map(c -> "default_grant:" + c).toList())
+            throw ProtocolException.of(
+                            ErrorCode.UNKNOWN_VOCABULARY,
+                            "default_grant must be a subset of capabilities: " + String.join(", ", notGranted))
+                    .with(
+                            "invalid",
+                            notGranted.stream().map(c -> "default_grant:" + c).toList())
                     .with("capabilities", capabilities);
         }
 
@@ -106,11 +131,29 @@ public record CreateMonitor(String id, String name, String description, String o
         Long retireAfterMuteSeconds = Fields.optionalSeconds(body, "retire_after_mute_seconds");
         Long retentionSeconds = retentionSeconds(body.get("limits"));
         Integer deliveryCountLimit = deliveryCountLimit(body.get("limits"));
-        return new CreateMonitor(id, name, description, owner, source, filter, horizon,
-                List.copyOf(new LinkedHashSet<>(capabilities)), cadence, ttlSeconds, retireAfterMuteSeconds, budget,
-                visibility, rules, List.copyOf(types), List.copyOf(new LinkedHashSet<>(defaultGrant)), retentionSeconds,
-                deliveryCountLimit, body.path("subscribe_token").asBoolean(false), Json.text(body, "registration_token"),
-                Json.text(body, "rule"), Json.text(body, "reason"));
+        return new CreateMonitor(
+                id,
+                name,
+                description,
+                owner,
+                source,
+                filter,
+                horizon,
+                List.copyOf(new LinkedHashSet<>(capabilities)),
+                cadence,
+                ttlSeconds,
+                retireAfterMuteSeconds,
+                budget,
+                visibility,
+                rules,
+                List.copyOf(types),
+                List.copyOf(new LinkedHashSet<>(defaultGrant)),
+                retentionSeconds,
+                deliveryCountLimit,
+                body.path("subscribe_token").asBoolean(false),
+                Json.text(body, "registration_token"),
+                Json.text(body, "rule"),
+                Json.text(body, "reason"));
     }
 
     /** The body that {@link #parse} reads back as this request. */
@@ -155,7 +198,8 @@ public record CreateMonitor(String id, String name, String description, String o
             return null;
         }
         if (!id.isTextual()) {
-            throw ProtocolException.of(ErrorCode.INVALID, Vocabulary.MONITOR_ID_RULE).with("id", id);
+            throw ProtocolException.of(ErrorCode.INVALID, Vocabulary.MONITOR_ID_RULE)
+                    .with("id", id);
         }
         MonitorDefinitions.checkId(id.asText());
         return id.asText();
@@ -170,14 +214,16 @@ public record CreateMonitor(String id, String name, String description, String o
             return null;
         }
         if (!limits.isObject()) {
-            throw ProtocolException.of(ErrorCode.INVALID, "limits must be an object such as {\"retention_seconds\": 86400}");
+            throw ProtocolException.of(
+                    ErrorCode.INVALID, "limits must be an object such as {\"retention_seconds\": 86400}");
         }
         JsonNode v = limits.get("retention_seconds");
         if (v == null || v.isNull()) {
             return null;
         }
         if (!v.isIntegralNumber() || !v.canConvertToLong() || v.asLong() < 1 || v.asLong() > Long.MAX_VALUE / 1000) {
-            throw ProtocolException.of(ErrorCode.INVALID, "limits.retention_seconds must be a positive integer").with("field", "limits.retention_seconds");
+            throw ProtocolException.of(ErrorCode.INVALID, "limits.retention_seconds must be a positive integer")
+                    .with("field", "limits.retention_seconds");
         }
         return v.asLong();
     }
@@ -189,7 +235,8 @@ public record CreateMonitor(String id, String name, String description, String o
             return null;
         }
         if (!v.isIntegralNumber() || !v.canConvertToInt() || v.asInt() < 1 || v.asInt() > 1000) {
-            throw ProtocolException.of(ErrorCode.INVALID, "limits.delivery_count_limit must be an integer from 1 to 1000")
+            throw ProtocolException.of(
+                            ErrorCode.INVALID, "limits.delivery_count_limit must be an integer from 1 to 1000")
                     .with("field", "limits.delivery_count_limit");
         }
         return v.asInt();

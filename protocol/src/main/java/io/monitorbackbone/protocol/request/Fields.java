@@ -1,14 +1,13 @@
 package io.monitorbackbone.protocol.request;
 
-import io.monitorbackbone.protocol.ErrorCode;
-import io.monitorbackbone.protocol.ProtocolException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.protocol.ErrorCode;
+import io.monitorbackbone.protocol.ProtocolException;
 
 /** The readings of one body field that several requests share, each with the refusal it has on the wire. */
 public final class Fields {
-    private Fields() {
-    }
+    private Fields() {}
 
     /** A string field, or {@code fallback} when absent or null; anything else is refused as INVALID. */
     static String optionalText(ObjectNode body, String field, String fallback) {
@@ -17,7 +16,8 @@ public final class Fields {
             return fallback;
         }
         if (!v.isTextual()) {
-            throw ProtocolException.of(ErrorCode.INVALID, field + " must be a string").with("field", field);
+            throw ProtocolException.of(ErrorCode.INVALID, field + " must be a string")
+                    .with("field", field);
         }
         return v.asText();
     }
@@ -29,7 +29,8 @@ public final class Fields {
             return null;
         }
         if (!v.canConvertToLong() || !v.isIntegralNumber() || v.asLong() < 0) {
-            throw ProtocolException.of(ErrorCode.INVALID, field + " must be a non-negative integer").with("field", field);
+            throw ProtocolException.of(ErrorCode.INVALID, field + " must be a non-negative integer")
+                    .with("field", field);
         }
         return v.asLong();
     }
@@ -42,7 +43,8 @@ public final class Fields {
         if (value != null && value.isTextual() && value.asText().matches("[0-9]{1,18}")) {
             return Long.parseLong(value.asText());
         }
-        throw ProtocolException.of(ErrorCode.INVALID, "cursor must be a non-negative integer").with("cursor", value);
+        throw ProtocolException.of(ErrorCode.INVALID, "cursor must be a non-negative integer")
+                .with("cursor", value);
     }
 
     static void putIfPresent(ObjectNode out, String field, String value) {

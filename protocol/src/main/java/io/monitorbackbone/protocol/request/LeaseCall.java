@@ -1,12 +1,12 @@
 package io.monitorbackbone.protocol.request;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Vocabulary;
 import io.monitorbackbone.protocol.lease.LeaseCommand;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * {@code POST /mp/v0/subscriptions/{id}/leases/{action}}: claim, renew, complete, release or reject, with the fields
@@ -15,8 +15,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param leaseDurationSeconds null: the leases service's default
  * @param evidence             null when absent or null
  */
-public record LeaseCall(String action, String subject, Long leaseDurationSeconds, String note, String outcome,
-                        JsonNode evidence, String reason) {
+public record LeaseCall(
+        String action,
+        String subject,
+        Long leaseDurationSeconds,
+        String note,
+        String outcome,
+        JsonNode evidence,
+        String reason) {
 
     public LeaseCall {
         if (!LeaseCommand.ACTIONS.contains(action)) {
@@ -42,8 +48,10 @@ public record LeaseCall(String action, String subject, Long leaseDurationSeconds
         }
         if (subject.asText().length() > Vocabulary.MAX_SUBJECT_LENGTH) {
             // No published subject is longer, and a key this long would not fit the lease table's records.
-            throw ProtocolException.of(ErrorCode.INVALID, "subject is longer than " + Vocabulary.MAX_SUBJECT_LENGTH
-                    + " characters").with("field", "subject");
+            throw ProtocolException.of(
+                            ErrorCode.INVALID,
+                            "subject is longer than " + Vocabulary.MAX_SUBJECT_LENGTH + " characters")
+                    .with("field", "subject");
         }
         Long duration = duration(body);
         String note = Fields.optionalText(body, "note", null);

@@ -1,14 +1,13 @@
 package io.monitorbackbone.protocol.request;
 
-import io.monitorbackbone.protocol.ErrorCode;
-import io.monitorbackbone.protocol.Json;
-import io.monitorbackbone.protocol.Publications;
-import io.monitorbackbone.protocol.ProtocolException;
-import io.monitorbackbone.protocol.Times;
-import io.monitorbackbone.protocol.Vocabulary;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.protocol.ErrorCode;
+import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.Publications;
+import io.monitorbackbone.protocol.Times;
+import io.monitorbackbone.protocol.Vocabulary;
 
 /**
  * A publish request's body as the publisher sent it, its shape checked: every field of the right JSON type, a type,
@@ -21,9 +20,21 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * @param wasDerivedFrom the {@code {source, id}} references, empty when none
  * @param data          null when the body has none; every other field is null when absent
  */
-public record Publish(String type, String subject, String actor, String onBehalfOf, String sourceRef, String rule,
-                      ObjectNode data, ObjectNode tags, String time, String tier, String origin, String verification,
-                      ObjectNode supersedes, ArrayNode wasDerivedFrom) {
+public record Publish(
+        String type,
+        String subject,
+        String actor,
+        String onBehalfOf,
+        String sourceRef,
+        String rule,
+        ObjectNode data,
+        ObjectNode tags,
+        String time,
+        String tier,
+        String origin,
+        String verification,
+        ObjectNode supersedes,
+        ArrayNode wasDerivedFrom) {
 
     /** One parser, refusing in the order a publisher reads its mistakes: field types, then the checks of values. */
     public static Publish parse(ObjectNode body) {
@@ -37,14 +48,19 @@ public record Publish(String type, String subject, String actor, String onBehalf
         ObjectNode tags = object(body, "tags");
         String time = text(body, "time");
         if (subject != null && subject.length() > Vocabulary.MAX_SUBJECT_LENGTH) {
-            throw Publications.refusal(ErrorCode.INVALID, "subject is longer than " + Vocabulary.MAX_SUBJECT_LENGTH + " characters")
+            throw Publications.refusal(
+                            ErrorCode.INVALID,
+                            "subject is longer than " + Vocabulary.MAX_SUBJECT_LENGTH + " characters")
                     .with("limit", Vocabulary.MAX_SUBJECT_LENGTH);
         }
         if (type == null) {
-            throw Publications.refusal(ErrorCode.INVALID, "type is required (a reverse-DNS name such as com.example.build.finished)");
+            throw Publications.refusal(
+                    ErrorCode.INVALID, "type is required (a reverse-DNS name such as com.example.build.finished)");
         }
         if (time != null && Times.parseOrNull(time) == null) {
-            throw Publications.refusal(ErrorCode.INVALID, "time must be an RFC 3339 date-time with a zone, e.g. 2026-01-01T00:00:00Z")
+            throw Publications.refusal(
+                            ErrorCode.INVALID,
+                            "time must be an RFC 3339 date-time with a zone, e.g. 2026-01-01T00:00:00Z")
                     .with("time", time);
         }
         ObjectNode supersedes = reference(body.get("supersedes"), "supersedes");
@@ -59,15 +75,31 @@ public record Publish(String type, String subject, String actor, String onBehalf
                 .value("verification", verification, Vocabulary.VERIFICATIONS)
                 .pattern("type", type, Vocabulary.TYPE);
         if (!check.invalid().isEmpty()) {
-            throw Publications.refusal(ErrorCode.UNKNOWN_VOCABULARY, "invalid values: " + String.join(", ", check.invalid()))
+            throw Publications.refusal(
+                            ErrorCode.UNKNOWN_VOCABULARY, "invalid values: " + String.join(", ", check.invalid()))
                     .with("invalid", check.invalid());
         }
         if (Publications.isServerType(type)) {
-            throw Publications.refusal(ErrorCode.PROVENANCE_CEILING, "type '" + type + "' is written only by the server; a publisher may use "
-                    + Vocabulary.CONTRADICTION + " and " + Vocabulary.CONTRADICTION_RESOLVED + " of the protocol's types");
+            throw Publications.refusal(
+                    ErrorCode.PROVENANCE_CEILING,
+                    "type '" + type + "' is written only by the server; a publisher may use " + Vocabulary.CONTRADICTION
+                            + " and " + Vocabulary.CONTRADICTION_RESOLVED + " of the protocol's types");
         }
-        return new Publish(type, subject, actor, onBehalfOf, sourceRef, rule, data, tags, time, tier, origin, verification,
-                supersedes, derivedFrom);
+        return new Publish(
+                type,
+                subject,
+                actor,
+                onBehalfOf,
+                sourceRef,
+                rule,
+                data,
+                tags,
+                time,
+                tier,
+                origin,
+                verification,
+                supersedes,
+                derivedFrom);
     }
 
     /** The body again, with only the fields it carries: {@code parse(p.toJson())} equals {@code p}. */
@@ -110,7 +142,8 @@ public record Publish(String type, String subject, String actor, String onBehalf
             return null;
         }
         if (!v.isTextual()) {
-            throw Publications.refusal(ErrorCode.INVALID, field + " must be a string").with("field", field);
+            throw Publications.refusal(ErrorCode.INVALID, field + " must be a string")
+                    .with("field", field);
         }
         return v.asText();
     }
@@ -121,7 +154,8 @@ public record Publish(String type, String subject, String actor, String onBehalf
             return null;
         }
         if (!v.isObject()) {
-            throw Publications.refusal(ErrorCode.INVALID, field + " must be a JSON object").with("field", field);
+            throw Publications.refusal(ErrorCode.INVALID, field + " must be a JSON object")
+                    .with("field", field);
         }
         return (ObjectNode) v;
     }
@@ -130,8 +164,11 @@ public record Publish(String type, String subject, String actor, String onBehalf
         if (ref == null || ref.isNull()) {
             return null;
         }
-        if (!ref.isObject() || !ref.path("source").isTextual() || !ref.path("id").isTextual()) {
-            throw Publications.refusal(ErrorCode.INVALID, field + " must be {source, id} naming an observation").with("field", field);
+        if (!ref.isObject()
+                || !ref.path("source").isTextual()
+                || !ref.path("id").isTextual()) {
+            throw Publications.refusal(ErrorCode.INVALID, field + " must be {source, id} naming an observation")
+                    .with("field", field);
         }
         ObjectNode out = Json.object();
         out.put("source", ref.get("source").asText());
@@ -145,7 +182,8 @@ public record Publish(String type, String subject, String actor, String onBehalf
             return out;
         }
         if (!refs.isArray()) {
-            throw Publications.refusal(ErrorCode.INVALID, "wasDerivedFrom must be an array of {source, id}").with("field", "wasDerivedFrom");
+            throw Publications.refusal(ErrorCode.INVALID, "wasDerivedFrom must be an array of {source, id}")
+                    .with("field", "wasDerivedFrom");
         }
         refs.forEach(r -> out.add(reference(r, "wasDerivedFrom")));
         return out;

@@ -1,14 +1,13 @@
 package io.monitorbackbone.protocol.request;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Filter;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.protocol.ProtocolException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -96,7 +95,8 @@ public record Pull(int limit, long waitSeconds, Long cursor, ObjectNode inlineFi
         String c = source.first("cursor");
         if (c != null) {
             if (!c.matches("[0-9]{1,18}")) {
-                throw ProtocolException.of(ErrorCode.INVALID, "cursor must be a non-negative integer").with("cursor", null);
+                throw ProtocolException.of(ErrorCode.INVALID, "cursor must be a non-negative integer")
+                        .with("cursor", null);
             }
             cursor = Long.parseLong(c);
         }
@@ -129,7 +129,8 @@ public record Pull(int limit, long waitSeconds, Long cursor, ObjectNode inlineFi
             return fallback;
         }
         if (!v.matches("-?[0-9]{1,18}")) {
-            throw ProtocolException.of(ErrorCode.INVALID, key + " must be an integer").with(key, v);
+            throw ProtocolException.of(ErrorCode.INVALID, key + " must be an integer")
+                    .with(key, v);
         }
         return Long.parseLong(v);
     }

@@ -1,7 +1,7 @@
 package io.monitorbackbone.protocol.request;
 
-import io.monitorbackbone.protocol.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.protocol.Json;
 
 /** {@code POST /mp/v0/subscriptions/{id}/retire}: the reason the retirement row records ({@code by request} if none). */
 public record RetireSubscription(String reason) {

@@ -1,10 +1,9 @@
 package io.monitorbackbone.protocol.request;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.Set;
 
 /**
@@ -28,14 +27,25 @@ public record RpcCall(String method, String bearer, String monitor, String subsc
     private static final Set<String> SUBSCRIPTION_KEYS = Set.of("subscription", "id");
 
     /** What a method addresses, by its name. */
-    public enum Target { NONE, MONITOR, SUBSCRIPTION }
+    public enum Target {
+        NONE,
+        MONITOR,
+        SUBSCRIPTION
+    }
 
     public static Target target(String method) {
         return switch (method) {
-            case "monitors/get", "monitors/state", "monitors/update", "monitors/pause", "monitors/resume",
-                    "monitors/retire", "monitors/publish" -> Target.MONITOR;
-            default -> method.startsWith("feeds/") && !method.equals("feeds/subscribe") || method.startsWith("leases/")
-                    ? Target.SUBSCRIPTION : Target.NONE;
+            case "monitors/get",
+                    "monitors/state",
+                    "monitors/update",
+                    "monitors/pause",
+                    "monitors/resume",
+                    "monitors/retire",
+                    "monitors/publish" -> Target.MONITOR;
+            default ->
+                method.startsWith("feeds/") && !method.equals("feeds/subscribe") || method.startsWith("leases/")
+                        ? Target.SUBSCRIPTION
+                        : Target.NONE;
         };
     }
 
@@ -45,7 +55,9 @@ public record RpcCall(String method, String bearer, String monitor, String subsc
             return transportBearer;
         }
         String meta = Json.text(params.path("_meta"), "ai.mentu/bearer");
-        return meta != null ? meta : params.path("bearer").isTextual() ? params.get("bearer").asText() : null;
+        return meta != null
+                ? meta
+                : params.path("bearer").isTextual() ? params.get("bearer").asText() : null;
     }
 
     /**
@@ -61,7 +73,8 @@ public record RpcCall(String method, String bearer, String monitor, String subsc
             monitor = params.path("id").isTextual() ? params.get("id").asText() : Json.text(params, "monitor");
             body.remove(MONITOR_KEYS);
         } else if (target == Target.SUBSCRIPTION) {
-            subscription = params.path("subscription").isTextual() ? params.get("subscription").asText()
+            subscription = params.path("subscription").isTextual()
+                    ? params.get("subscription").asText()
                     : Json.text(params, "id");
             body.remove(SUBSCRIPTION_KEYS);
         }

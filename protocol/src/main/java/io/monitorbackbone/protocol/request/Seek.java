@@ -1,9 +1,9 @@
 package io.monitorbackbone.protocol.request;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** {@code POST /mp/v0/subscriptions/{id}/seek}: where the cursor goes, and why (a seek needs a reason). */
 public record Seek(long cursor, String reason) {

@@ -1,12 +1,11 @@
 package io.monitorbackbone.protocol.request;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Vocabulary;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.List;
 
 /**
@@ -18,8 +17,16 @@ import java.util.List;
  * @param filter       the stored filter, as sent ({@code {}} when absent)
  * @param from         where the cursor starts; null keeps a re-keyed subscription's cursor (a new one starts at 0)
  */
-public record Subscribe(String monitor, String subscriber, List<String> capabilities, String protocol,
-                        String resetPolicy, JsonNode filter, Long retireAfterMuteSeconds, From from, String sink) {
+public record Subscribe(
+        String monitor,
+        String subscriber,
+        List<String> capabilities,
+        String protocol,
+        String resetPolicy,
+        JsonNode filter,
+        Long retireAfterMuteSeconds,
+        From from,
+        String sink) {
 
     /** A start position: {@code head} (one past the last seq), {@code earliest} (the retention floor), or a seq. */
     public record From(String anchor, long seq) {
@@ -51,7 +58,9 @@ public record Subscribe(String monitor, String subscriber, List<String> capabili
         }
 
         JsonNode toJson() {
-            return anchor != null ? Json.MAPPER.getNodeFactory().textNode(anchor) : Json.MAPPER.getNodeFactory().numberNode(seq);
+            return anchor != null
+                    ? Json.MAPPER.getNodeFactory().textNode(anchor)
+                    : Json.MAPPER.getNodeFactory().numberNode(seq);
         }
     }
 
@@ -81,8 +90,16 @@ public record Subscribe(String monitor, String subscriber, List<String> capabili
         }
         Long retireAfterMute = Fields.optionalSeconds(body, "retire_after_mute_seconds");
         From from = From.parse(body.get("from"));
-        return new Subscribe(monitor, subscriber, List.copyOf(capabilities), protocol, resetPolicy, filter, retireAfterMute,
-                from, Json.text(body, "sink"));
+        return new Subscribe(
+                monitor,
+                subscriber,
+                List.copyOf(capabilities),
+                protocol,
+                resetPolicy,
+                filter,
+                retireAfterMute,
+                from,
+                Json.text(body, "sink"));
     }
 
     public ObjectNode toJson() {

@@ -1,16 +1,15 @@
 package io.monitorbackbone.protocol.mcp;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.ServerFault;
-import org.junit.jupiter.api.Test;
-
 import java.util.concurrent.CompletionException;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class McpAnswersTest {
     private static final JsonNode ID = Json.MAPPER.getNodeFactory().numberNode(4);
@@ -18,8 +17,10 @@ class McpAnswersTest {
     @Test
     void aMonitorThatIsNotThereIsMcpsResourceNotFoundWithTheProtocolErrorAsData() {
         ObjectNode answer = McpAnswers.resourceError(ID, new CompletionException(ProtocolException.monitorNotFound()));
-        assertThat(answer.toString()).isEqualTo("{\"jsonrpc\":\"2.0\",\"id\":4,\"error\":{\"code\":-32002,\"message\":"
-                + "\"monitor not found\",\"data\":{\"code\":\"NOT_FOUND\",\"error\":\"monitor not found\",\"done\":[]}}}");
+        assertThat(answer.toString())
+                .isEqualTo(
+                        "{\"jsonrpc\":\"2.0\",\"id\":4,\"error\":{\"code\":-32002,\"message\":"
+                                + "\"monitor not found\",\"data\":{\"code\":\"NOT_FOUND\",\"error\":\"monitor not found\",\"done\":[]}}}");
     }
 
     @Test
@@ -46,24 +47,31 @@ class McpAnswersTest {
     @Test
     void anotherServersErrorBodyIsAnsweredAsOursAndAnUnknownCodeIsInternal() {
         JsonNode notFound = Json.read("{\"code\":\"NOT_FOUND\",\"error\":\"no monitor m-2\",\"done\":[]}".getBytes());
-        assertThat(McpAnswers.resourceError(ID, notFound).at("/error/code").asInt()).isEqualTo(McpAnswers.RESOURCE_NOT_FOUND);
-        assertThat(McpAnswers.resourceError(ID, notFound).at("/error/message").asText()).isEqualTo("no monitor m-2");
+        assertThat(McpAnswers.resourceError(ID, notFound).at("/error/code").asInt())
+                .isEqualTo(McpAnswers.RESOURCE_NOT_FOUND);
+        assertThat(McpAnswers.resourceError(ID, notFound).at("/error/message").asText())
+                .isEqualTo("no monitor m-2");
         assertThat(McpAnswers.resourceError(ID, notFound).at("/error/data")).isEqualTo(notFound);
         JsonNode odd = Json.read("{\"code\":\"SOMETHING_ELSE\",\"done\":[]}".getBytes());
         assertThat(McpAnswers.resourceError(ID, odd).at("/error/code").asInt()).isEqualTo(McpAnswers.INTERNAL_ERROR);
-        assertThat(McpAnswers.resourceError(ID, odd).at("/error/message").asText()).isEqualTo("SOMETHING_ELSE");
+        assertThat(McpAnswers.resourceError(ID, odd).at("/error/message").asText())
+                .isEqualTo("SOMETHING_ELSE");
     }
 
     @Test
     void aRefusedToolCallIsAToolErrorWhoseContentIsTheProtocolErrorBody() {
         ObjectNode body = McpAnswers.toolError(new CompletionException(ProtocolException.ownerTokenRequired()));
-        assertThat(body.toString()).isEqualTo("{\"code\":\"UNAUTHORIZED\",\"error\":\"owner bearer token required\",\"done\":[]}");
+        assertThat(body.toString())
+                .isEqualTo("{\"code\":\"UNAUTHORIZED\",\"error\":\"owner bearer token required\",\"done\":[]}");
         ObjectNode result = McpAnswers.toolResult(true, body, true);
         assertThat(result.at("/isError").asBoolean()).isTrue();
         assertThat(result.at("/content/0/type").asText()).isEqualTo("text");
         assertThat(result.at("/content/0/text").asText()).isEqualTo(body.toString());
         assertThat(result.get("structuredContent")).isEqualTo(body);
-        assertThat(McpAnswers.toolResult(true, body, false).has("structuredContent")).isFalse();
-        assertThat(McpAnswers.toolResult(false, Json.MAPPER.createArrayNode(), true).has("structuredContent")).isFalse();
+        assertThat(McpAnswers.toolResult(true, body, false).has("structuredContent"))
+                .isFalse();
+        assertThat(McpAnswers.toolResult(false, Json.MAPPER.createArrayNode(), true)
+                        .has("structuredContent"))
+                .isFalse();
     }
 }

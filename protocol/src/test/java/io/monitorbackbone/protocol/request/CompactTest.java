@@ -1,12 +1,11 @@
 package io.monitorbackbone.protocol.request;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static io.monitorbackbone.protocol.request.Bodies.body;
 import static io.monitorbackbone.protocol.request.Bodies.refused;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class CompactTest {
     @Test
@@ -17,11 +16,14 @@ class CompactTest {
 
     @Test
     void theSeqIsANonNegativeInteger() {
-        refused(() -> Compact.parse(body("{}")),
+        refused(
+                () -> Compact.parse(body("{}")),
                 "{\"code\":\"INVALID\",\"error\":\"cursor must be a non-negative integer\",\"done\":[],\"cursor\":null}");
         for (String seq : List.of("-1", "2.5", "\"ten\"")) {
-            refused(() -> Compact.parse(body("{\"upto_seq\":" + seq + "}")),
-                    "{\"code\":\"INVALID\",\"error\":\"cursor must be a non-negative integer\",\"done\":[],\"cursor\":" + seq + "}");
+            refused(
+                    () -> Compact.parse(body("{\"upto_seq\":" + seq + "}")),
+                    "{\"code\":\"INVALID\",\"error\":\"cursor must be a non-negative integer\",\"done\":[],\"cursor\":"
+                            + seq + "}");
         }
     }
 

@@ -1,20 +1,19 @@
 package io.monitorbackbone.protocol.request;
 
-import io.monitorbackbone.protocol.ErrorCode;
-import io.monitorbackbone.protocol.Json;
-import io.monitorbackbone.protocol.MonitorDefinitions;
-import io.monitorbackbone.protocol.Monitor;
-import io.monitorbackbone.protocol.ProtocolException;
-import io.monitorbackbone.protocol.Vocabulary;
-import org.junit.jupiter.api.Test;
-
-import java.time.Instant;
-import java.util.List;
-
 import static io.monitorbackbone.protocol.request.Bodies.body;
 import static io.monitorbackbone.protocol.request.Bodies.refused;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.monitorbackbone.protocol.ErrorCode;
+import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.Monitor;
+import io.monitorbackbone.protocol.MonitorDefinitions;
+import io.monitorbackbone.protocol.ProtocolException;
+import io.monitorbackbone.protocol.Vocabulary;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class CreateMonitorTest {
     private static final String FULL = """
@@ -71,8 +70,10 @@ class CreateMonitorTest {
     @Test
     void theServerFillsInTheIdTheNameAndTheOwner() {
         Instant now = Instant.parse("2026-11-29T18:00:00Z");
-        Monitor plain = MonitorDefinitions.create("m-1", CreateMonitor.parse(body("{}")), now, false).monitor();
-        Monitor attested = MonitorDefinitions.create("m-2", CreateMonitor.parse(body("{}")), now, true).monitor();
+        Monitor plain = MonitorDefinitions.create("m-1", CreateMonitor.parse(body("{}")), now, false)
+                .monitor();
+        Monitor attested = MonitorDefinitions.create("m-2", CreateMonitor.parse(body("{}")), now, true)
+                .monitor();
 
         assertThat(plain.name()).isEqualTo("m-1");
         assertThat(plain.owner()).isEqualTo("agent:owner");
@@ -83,7 +84,10 @@ class CreateMonitorTest {
 
     @Test
     void aRequestRoundTripsThroughItsJson() {
-        for (String json : List.of(FULL, "{}", "{\"budget\":null,\"limits\":{\"retention_seconds\":5}}",
+        for (String json : List.of(
+                FULL,
+                "{}",
+                "{\"budget\":null,\"limits\":{\"retention_seconds\":5}}",
                 "{\"limits\":{\"delivery_count_limit\":1}}")) {
             CreateMonitor r = CreateMonitor.parse(body(json));
 
@@ -93,97 +97,130 @@ class CreateMonitorTest {
 
     @Test
     void anIdHasItsShape() {
-        refused(() -> CreateMonitor.parse(body("{\"id\":5}")),
+        refused(
+                () -> CreateMonitor.parse(body("{\"id\":5}")),
                 "{\"code\":\"INVALID\",\"error\":\"" + Vocabulary.MONITOR_ID_RULE + "\",\"done\":[],\"id\":5}");
-        refused(() -> CreateMonitor.parse(body("{\"id\":\"bad id!\"}")),
-                "{\"code\":\"INVALID\",\"error\":\"" + Vocabulary.MONITOR_ID_RULE + "\",\"done\":[],\"id\":\"bad id!\"}");
-        refused(() -> CreateMonitor.parse(body("{\"key\":\"..\"}")),
+        refused(
+                () -> CreateMonitor.parse(body("{\"id\":\"bad id!\"}")),
+                "{\"code\":\"INVALID\",\"error\":\"" + Vocabulary.MONITOR_ID_RULE
+                        + "\",\"done\":[],\"id\":\"bad id!\"}");
+        refused(
+                () -> CreateMonitor.parse(body("{\"key\":\"..\"}")),
                 "{\"code\":\"INVALID\",\"error\":\"" + Vocabulary.MONITOR_ID_RULE + "\",\"done\":[],\"id\":\"..\"}");
     }
 
     @Test
     void textFieldsMustBeStrings() {
         for (String field : List.of("owner", "name", "description", "horizon", "visibility")) {
-            refused(() -> CreateMonitor.parse(body("{\"" + field + "\":5}")),
-                    "{\"code\":\"INVALID\",\"error\":\"" + field + " must be a string\",\"done\":[],\"field\":\"" + field + "\"}");
+            refused(
+                    () -> CreateMonitor.parse(body("{\"" + field + "\":5}")),
+                    "{\"code\":\"INVALID\",\"error\":\"" + field + " must be a string\",\"done\":[],\"field\":\""
+                            + field + "\"}");
         }
     }
 
     @Test
     void listFieldsMustBeArraysOfStrings() {
         for (String field : List.of("capabilities", "default_grant", "types")) {
-            refused(() -> CreateMonitor.parse(body("{\"" + field + "\":[\"observe\",1]}")), "{\"code\":\"INVALID\",\"error\":\""
-                    + field + " must be an array of strings\",\"done\":[],\"field\":\"" + field + "\"}");
+            refused(
+                    () -> CreateMonitor.parse(body("{\"" + field + "\":[\"observe\",1]}")),
+                    "{\"code\":\"INVALID\",\"error\":\"" + field
+                            + " must be an array of strings\",\"done\":[],\"field\":\"" + field + "\"}");
         }
     }
 
     @Test
     void theSourceIsAnObjectWithAKnownKind() {
-        refused(() -> CreateMonitor.parse(body("{\"source\":\"make\"}")),
+        refused(
+                () -> CreateMonitor.parse(body("{\"source\":\"make\"}")),
                 "{\"code\":\"INVALID\",\"error\":\"source must be an object {kind, ref, settings}\",\"done\":[]}");
-        refused(() -> CreateMonitor.parse(body("{\"source\":{\"ref\":\"make\"}}")),
+        refused(
+                () -> CreateMonitor.parse(body("{\"source\":{\"ref\":\"make\"}}")),
                 "{\"code\":\"INVALID\",\"error\":\"source.kind is required when source is given\",\"done\":[]}");
     }
 
     @Test
     void unknownVocabularyIsNamedValueByValue() {
         assertThatThrownBy(() -> CreateMonitor.parse(body(
-                "{\"horizon\":\"eon\",\"visibility\":\"secret\",\"capabilities\":[\"fly\"],\"source\":{\"kind\":\"crystal\"},"
-                        + "\"default_grant\":[\"swim\"]}")))
+                        "{\"horizon\":\"eon\",\"visibility\":\"secret\",\"capabilities\":[\"fly\"],\"source\":{\"kind\":\"crystal\"},"
+                                + "\"default_grant\":[\"swim\"]}")))
                 .isInstanceOfSatisfying(ProtocolException.class, e -> {
                     assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_VOCABULARY);
-                    assertThat(e.getMessage()).isEqualTo("invalid values: horizon:eon, visibility:secret, capabilities:fly, "
-                            + "source.kind:crystal, default_grant:swim");
-                    assertThat(e.details()).containsEntry("invalid", List.of("horizon:eon", "visibility:secret",
-                            "capabilities:fly", "source.kind:crystal", "default_grant:swim"));
+                    assertThat(e.getMessage())
+                            .isEqualTo("invalid values: horizon:eon, visibility:secret, capabilities:fly, "
+                                    + "source.kind:crystal, default_grant:swim");
+                    assertThat(e.details())
+                            .containsEntry(
+                                    "invalid",
+                                    List.of(
+                                            "horizon:eon",
+                                            "visibility:secret",
+                                            "capabilities:fly",
+                                            "source.kind:crystal",
+                                            "default_grant:swim"));
                     assertThat(e.toJson().get("known").get("horizon")).isEqualTo(Json.array(Vocabulary.HORIZONS));
-                    assertThat(e.toJson().get("known").fieldNames()).toIterable()
+                    assertThat(e.toJson().get("known").fieldNames())
+                            .toIterable()
                             .containsExactly("horizon", "visibility", "capabilities", "source.kind", "default_grant");
                 });
     }
 
     @Test
     void rulesTypesAndTheFilterAreChecked() {
-        refused(() -> CreateMonitor.parse(body("{\"rules\":{}}")),
+        refused(
+                () -> CreateMonitor.parse(body("{\"rules\":{}}")),
                 "{\"code\":\"INVALID\",\"error\":\"rules must be an array of {id, when, then}\",\"done\":[]}");
-        refused(() -> CreateMonitor.parse(body("{\"types\":[\"NotReverseDns\"]}")), "{\"code\":\"UNKNOWN_VOCABULARY\","
-                + "\"error\":\"declared types must be reverse-DNS: types:NotReverseDns\",\"done\":[],\"invalid\":[\"types:NotReverseDns\"]}");
+        refused(
+                () -> CreateMonitor.parse(body("{\"types\":[\"NotReverseDns\"]}")),
+                "{\"code\":\"UNKNOWN_VOCABULARY\","
+                        + "\"error\":\"declared types must be reverse-DNS: types:NotReverseDns\",\"done\":[],\"invalid\":[\"types:NotReverseDns\"]}");
         assertThatThrownBy(() -> CreateMonitor.parse(body("{\"filter\":{\"colour\":\"red\"}}")))
-                .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_FILTER));
+                .isInstanceOfSatisfying(
+                        ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_FILTER));
     }
 
     @Test
     void theDefaultGrantIsASubsetOfTheCapabilities() {
-        refused(() -> CreateMonitor.parse(body("{\"id\":\"g-75719\",\"capabilities\":[\"observe\"],\"default_grant\":[\"act\"]}")),
+        refused(
+                () -> CreateMonitor.parse(
+                        body("{\"id\":\"g-75719\",\"capabilities\":[\"observe\"],\"default_grant\":[\"act\"]}")),
                 "{\"code\":\"UNKNOWN_VOCABULARY\",\"error\":\"default_grant must be a subset of capabilities: act\",\"done\":[],"
                         + "\"invalid\":[\"default_grant:act\"],\"capabilities\":[\"observe\"]}");
     }
 
     @Test
     void cadenceBudgetAndSecondsHaveTheirShapes() {
-        refused(() -> CreateMonitor.parse(body("{\"cadence\":5}")),
+        refused(
+                () -> CreateMonitor.parse(body("{\"cadence\":5}")),
                 "{\"code\":\"INVALID\",\"error\":\"cadence must be an object\",\"done\":[]}");
-        refused(() -> CreateMonitor.parse(body("{\"budget\":[]}")),
+        refused(
+                () -> CreateMonitor.parse(body("{\"budget\":[]}")),
                 "{\"code\":\"INVALID\",\"error\":\"budget must be an object or null\",\"done\":[]}");
         for (String field : List.of("ttl_seconds", "retire_after_mute_seconds")) {
             for (String value : List.of("-1", "1.5", "\"60\"")) {
-                refused(() -> CreateMonitor.parse(body("{\"" + field + "\":" + value + "}")), "{\"code\":\"INVALID\",\"error\":\""
-                        + field + " must be a non-negative integer\",\"done\":[],\"field\":\"" + field + "\"}");
+                refused(
+                        () -> CreateMonitor.parse(body("{\"" + field + "\":" + value + "}")),
+                        "{\"code\":\"INVALID\",\"error\":\"" + field
+                                + " must be a non-negative integer\",\"done\":[],\"field\":\"" + field + "\"}");
             }
         }
     }
 
     @Test
     void limitsHaveTheirShapes() {
-        refused(() -> CreateMonitor.parse(body("{\"limits\":7}")), "{\"code\":\"INVALID\","
-                + "\"error\":\"limits must be an object such as {\\\"retention_seconds\\\": 86400}\",\"done\":[]}");
+        refused(
+                () -> CreateMonitor.parse(body("{\"limits\":7}")),
+                "{\"code\":\"INVALID\","
+                        + "\"error\":\"limits must be an object such as {\\\"retention_seconds\\\": 86400}\",\"done\":[]}");
         for (String value : List.of("0", "-1", "1.5", "\"86400\"", "9223372036854776")) {
-            refused(() -> CreateMonitor.parse(body("{\"limits\":{\"retention_seconds\":" + value + "}}")),
+            refused(
+                    () -> CreateMonitor.parse(body("{\"limits\":{\"retention_seconds\":" + value + "}}")),
                     "{\"code\":\"INVALID\",\"error\":\"limits.retention_seconds must be a positive integer\",\"done\":[],"
                             + "\"field\":\"limits.retention_seconds\"}");
         }
         for (String value : List.of("0", "1001", "2.5", "\"3\"")) {
-            refused(() -> CreateMonitor.parse(body("{\"limits\":{\"delivery_count_limit\":" + value + "}}")),
+            refused(
+                    () -> CreateMonitor.parse(body("{\"limits\":{\"delivery_count_limit\":" + value + "}}")),
                     "{\"code\":\"INVALID\",\"error\":\"limits.delivery_count_limit must be an integer from 1 to 1000\","
                             + "\"done\":[],\"field\":\"limits.delivery_count_limit\"}");
         }
@@ -191,9 +228,12 @@ class CreateMonitorTest {
 
     @Test
     void aBodyWithSeveralFaultsGetsTheFirstInTheOrderOfChecks() {
-        refused(() -> CreateMonitor.parse(body("{\"id\":\"bad id!\",\"owner\":5}")),
-                "{\"code\":\"INVALID\",\"error\":\"" + Vocabulary.MONITOR_ID_RULE + "\",\"done\":[],\"id\":\"bad id!\"}");
-        refused(() -> CreateMonitor.parse(body("{\"ttl_seconds\":-1,\"cadence\":5}")),
+        refused(
+                () -> CreateMonitor.parse(body("{\"id\":\"bad id!\",\"owner\":5}")),
+                "{\"code\":\"INVALID\",\"error\":\"" + Vocabulary.MONITOR_ID_RULE
+                        + "\",\"done\":[],\"id\":\"bad id!\"}");
+        refused(
+                () -> CreateMonitor.parse(body("{\"ttl_seconds\":-1,\"cadence\":5}")),
                 "{\"code\":\"INVALID\",\"error\":\"cadence must be an object\",\"done\":[]}");
     }
 }

@@ -1,18 +1,17 @@
 package io.monitorbackbone.protocol.request;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.protocol.ProtocolException;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class PullTest {
     private static Map<String, List<String>> query(String... pairs) {
@@ -40,15 +39,15 @@ class PullTest {
     void anEmptyPullServesTheDefaultPageFromTheCommittedCursorAtOnce() {
         Pull pull = Pull.fromQuery(Map.of());
         assertThat(pull).isEqualTo(new Pull(Limits.DEFAULT_LIMIT, 0, null, Json.object()));
-        assertThat(Pull.fromParams(params("{\"subscription\":\"sub-1\",\"bearer\":\"t\",\"_meta\":{}}"))).isEqualTo(pull);
+        assertThat(Pull.fromParams(params("{\"subscription\":\"sub-1\",\"bearer\":\"t\",\"_meta\":{}}")))
+                .isEqualTo(pull);
     }
 
     @Test
     void boundsAreClampedToWhatDiscoverAnnouncesAndACursorIsTakenAsGiven() {
         assertThat(Pull.fromQuery(query("limit", "1000", "wait", "999", "cursor", "7")))
                 .isEqualTo(new Pull(Limits.MAX_LIMIT, Limits.MAX_WAIT_SECONDS, 7L, Json.object()));
-        assertThat(Pull.fromQuery(query("limit", "0", "wait", "-5")))
-                .isEqualTo(new Pull(1, 0, null, Json.object()));
+        assertThat(Pull.fromQuery(query("limit", "0", "wait", "-5"))).isEqualTo(new Pull(1, 0, null, Json.object()));
         assertThat(Pull.fromParams(params("{\"limit\":1000,\"wait\":\"3\",\"cursor\":0}")))
                 .isEqualTo(new Pull(Limits.MAX_LIMIT, 3, 0L, Json.object()));
         assertThat(Pull.fromQuery(query("limit", ""))).extracting(Pull::limit).isEqualTo(Limits.DEFAULT_LIMIT);
@@ -58,27 +57,41 @@ class PullTest {
     void aNumberThatIsNotAnIntegerIsRefusedNamingIt() {
         ProtocolException limit = refusal(() -> Pull.fromQuery(query("limit", "ten")));
         assertThat(limit.code()).isEqualTo(ErrorCode.INVALID);
-        assertThat(limit.toJson()).isEqualTo(params("{\"code\":\"INVALID\",\"error\":\"limit must be an integer\",\"done\":[],\"limit\":\"ten\"}"));
+        assertThat(limit.toJson())
+                .isEqualTo(params(
+                        "{\"code\":\"INVALID\",\"error\":\"limit must be an integer\",\"done\":[],\"limit\":\"ten\"}"));
         ProtocolException waitParam = refusal(() -> Pull.fromParams(params("{\"wait\":2.5}")));
-        assertThat(waitParam.toJson()).isEqualTo(params("{\"code\":\"INVALID\",\"error\":\"wait must be an integer\",\"done\":[],\"wait\":\"2.5\"}"));
-        assertThat(refusal(() -> Pull.fromQuery(query("wait", "1" + "0".repeat(18)))).getMessage()).isEqualTo("wait must be an integer");
+        assertThat(waitParam.toJson())
+                .isEqualTo(params(
+                        "{\"code\":\"INVALID\",\"error\":\"wait must be an integer\",\"done\":[],\"wait\":\"2.5\"}"));
+        assertThat(refusal(() -> Pull.fromQuery(query("wait", "1" + "0".repeat(18))))
+                        .getMessage())
+                .isEqualTo("wait must be an integer");
     }
 
     @Test
     void aCursorIsANonNegativeIntegerWhateverCarriesIt() {
-        ObjectNode expected = params("{\"code\":\"INVALID\",\"error\":\"cursor must be a non-negative integer\",\"done\":[],\"cursor\":null}");
-        assertThat(refusal(() -> Pull.fromQuery(query("cursor", "-1"))).toJson()).isEqualTo(expected);
+        ObjectNode expected = params(
+                "{\"code\":\"INVALID\",\"error\":\"cursor must be a non-negative integer\",\"done\":[],\"cursor\":null}");
+        assertThat(refusal(() -> Pull.fromQuery(query("cursor", "-1"))).toJson())
+                .isEqualTo(expected);
         assertThat(refusal(() -> Pull.fromQuery(query("cursor", ""))).toJson()).isEqualTo(expected);
-        assertThat(refusal(() -> Pull.fromParams(params("{\"cursor\":\"x\"}"))).toJson()).isEqualTo(expected);
-        assertThat(refusal(() -> Pull.fromParams(params("{\"cursor\":null}"))).toJson()).isEqualTo(expected);
+        assertThat(refusal(() -> Pull.fromParams(params("{\"cursor\":\"x\"}"))).toJson())
+                .isEqualTo(expected);
+        assertThat(refusal(() -> Pull.fromParams(params("{\"cursor\":null}"))).toJson())
+                .isEqualTo(expected);
     }
 
     @Test
     void everyOtherKeyIsAnInlineFilterListKeysSplitOnCommas() {
-        Pull fromQuery = Pull.fromQuery(query("types", "x.a,x.b", "types", "x.c", "#team", "core", "since_seq", "4", "limit", "5"));
-        assertThat(fromQuery.inlineFilter()).isEqualTo(params("{\"types\":[\"x.a\",\"x.b\",\"x.c\"],\"#team\":[\"core\"],\"since_seq\":\"4\"}"));
+        Pull fromQuery = Pull.fromQuery(
+                query("types", "x.a,x.b", "types", "x.c", "#team", "core", "since_seq", "4", "limit", "5"));
+        assertThat(fromQuery.inlineFilter())
+                .isEqualTo(params("{\"types\":[\"x.a\",\"x.b\",\"x.c\"],\"#team\":[\"core\"],\"since_seq\":\"4\"}"));
         assertThat(fromQuery.limit()).isEqualTo(5);
-        Pull fromParams = Pull.fromParams(params("{\"subscription\":\"sub-1\",\"types\":[\"x.a,x.b\",\"x.c\"],\"#team\":\"core\",\"since_seq\":4,\"limit\":5}"));
+        Pull fromParams = Pull.fromParams(
+                params(
+                        "{\"subscription\":\"sub-1\",\"types\":[\"x.a,x.b\",\"x.c\"],\"#team\":\"core\",\"since_seq\":4,\"limit\":5}"));
         assertThat(fromParams).isEqualTo(fromQuery);
     }
 

@@ -4,7 +4,6 @@ import io.monitorbackbone.gateway.service.LeaseDecisions;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.lease.LeaseCommand;
 import io.monitorbackbone.protocol.lease.LeaseReply;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;

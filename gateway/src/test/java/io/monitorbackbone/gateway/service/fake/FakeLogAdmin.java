@@ -1,7 +1,6 @@
 package io.monitorbackbone.gateway.service.fake;
 
 import io.monitorbackbone.gateway.service.LogAdmin;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -65,8 +64,7 @@ public final class FakeLogAdmin implements LogAdmin {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 

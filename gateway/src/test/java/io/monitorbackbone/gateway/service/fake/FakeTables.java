@@ -6,7 +6,6 @@ import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.Subscription;
 import io.monitorbackbone.protocol.lease.Lease;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -21,10 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * what was written. A written row is not in the view until the service applies it, as over Kafka.
  */
 public final class FakeTables implements Tables {
-    private java.util.function.Consumer<String> onCatchUp = table -> { };
+    private java.util.function.Consumer<String> onCatchUp = table -> {};
     /** One row written to a table, in the order the service wrote it. */
-    public record Row(String table, String key, Object value) {
-    }
+    public record Row(String table, String key, Object value) {}
 
     private final Map<String, Monitor> monitors = new LinkedHashMap<>();
     private final Map<String, Subscription> subscriptions = new LinkedHashMap<>();
@@ -65,12 +63,16 @@ public final class FakeTables implements Tables {
     @Override
     public synchronized Subscription subscriptionOf(String monitorId, String subscriber) {
         return subscriptions.values().stream()
-                .filter(s -> s.monitor().equals(monitorId) && s.subscriber().equals(subscriber)).findFirst().orElse(null);
+                .filter(s -> s.monitor().equals(monitorId) && s.subscriber().equals(subscriber))
+                .findFirst()
+                .orElse(null);
     }
 
     @Override
     public synchronized List<Subscription> subscriptionsOf(String monitorId) {
-        return subscriptions.values().stream().filter(s -> s.monitor().equals(monitorId)).toList();
+        return subscriptions.values().stream()
+                .filter(s -> s.monitor().equals(monitorId))
+                .toList();
     }
 
     @Override

@@ -4,7 +4,6 @@ import io.monitorbackbone.gateway.service.Tables;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Vocabulary;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,7 +30,9 @@ public final class FakeTail implements Tables.Tail {
             if (draft.type() != null) {
                 types.add(draft.type());
             }
-            if (draft.subject() != null && draft.type() != null && !draft.type().startsWith(Vocabulary.PROTOCOL_TYPE_PREFIX)) {
+            if (draft.subject() != null
+                    && draft.type() != null
+                    && !draft.type().startsWith(Vocabulary.PROTOCOL_TYPE_PREFIX)) {
                 subjects.add(draft.subject());
             }
             fired = nextAppend;
