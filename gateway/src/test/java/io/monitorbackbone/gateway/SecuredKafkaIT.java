@@ -1,0 +1,43 @@
+package io.monitorbackbone.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.binding.Topics;
+import io.monitorbackbone.testsupport.Http;
+import io.monitorbackbone.testsupport.KafkaReads;
+import io.monitorbackbone.testsupport.ScramKafka;
+import io.monitorbackbone.testsupport.ServerProcess;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The server against a cluster that requires SASL/SCRAM-SHA-512 (a broker of its own, in this JVM), with the
+ * credentials given only as {@code MP_KAFKA_*} pass-through: every client of every role (producer, readers, follower,
+ * admin, the hosted leases and projector) logs in, and a client without them is refused.
+ */
+class SecuredKafkaIT {
+
+    @Test
+    void publishAndPullWorkOnAScramClusterThatRefusesClientsWithoutCredentials() {
+        try (ScramKafka kafka = ScramKafka.start();
+             ServerProcess server = ServerProcess.builder().env(kafka.serverEnv()).start()) {
+            Walk walk = new Walk(new Http(server.baseUri()));
+            Walk.Monitor m = walk.createMonitor("scram-ci");
+            long seq = walk.publish(m, "build-1");
+            Walk.Reader reader = walk.subscribe(m, "agent:scram");
+            JsonNode pulled = walk.pull(reader, "").json();
+            assertThat(seq).isEqualTo(2);
+            assertThat(pulled.get("observations")).extracting(o -> o.get("id").asText()).containsExactly("1", "2", "3");
+            // The state is what the hosted projector (a Streams app) folded and published.
+            org.awaitility.Awaitility.await("the projector folded the log").atMost(java.time.Duration.ofSeconds(60))
+                    .until(() -> walk.state(m).json().at("/counters/observations").asLong(0) >= 3);
+
+            KafkaReads.assertRefused(Map.of("bootstrap.servers", kafka.bootstrapServers()), Topics.MONITORS);
+            KafkaReads.assertRefused(KafkaReads.withWrongPassword(kafka.clientProperties()), Topics.MONITORS);
+            assertThat(KafkaReads.keys(kafka.clientProperties(), Topics.MONITORS)).contains(m.id());
+            assertThat(server.log()).doesNotContain(kafka.password()).doesNotContain("SaslAuthenticationException");
+        }
+    }
+}
