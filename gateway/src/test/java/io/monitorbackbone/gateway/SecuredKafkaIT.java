@@ -23,14 +23,22 @@ class SecuredKafkaIT {
     void publishAndPullWorkOnAScramClusterThatRefusesClientsWithoutCredentials() {
         try (ScramKafka kafka = ScramKafka.start();
              ServerProcess server = ServerProcess.builder().env(kafka.serverEnv()).start()) {
-            Walk walk = new Walk(new Http(server.baseUri()));
-            Walk.Monitor m = walk.createMonitor("scram-ci");
+            Http http = new Http(server.baseUri());
+            Walk walk = new Walk(http);
+            Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}");
             long seq = walk.publish(m, "build-1");
-            Walk.Reader reader = walk.subscribe(m, "agent:scram");
+            Http.Response subscribed = http.post("/mp/v0/subscriptions", "{\"monitor\":\"" + m.id()
+                    + "\",\"subscriber\":\"agent:scram\",\"capabilities\":[\"observe\",\"act\"]}", m.ownerToken());
+            assertThat(subscribed.status()).as(subscribed.body()).isEqualTo(201);
+            Walk.Reader reader = new Walk.Reader(subscribed.json().at("/subscription/id").asText(), subscribed.json().get("token").asText());
             JsonNode pulled = walk.pull(reader, "").json();
             assertThat(seq).isEqualTo(2);
             assertThat(pulled.get("observations")).extracting(o -> o.get("id").asText()).containsExactly("1", "2", "3");
-            // The state is what the hosted projector (a Streams app) folded and published.
+            // A claim is decided by the hosted leases service, the state is what the hosted projector folded and
+            // published: both Streams apps.
+            Http.Response claimed = http.post("/mp/v0/subscriptions/" + reader.subscription() + "/leases/claim",
+                    "{\"subject\":\"build-1\"}", reader.token());
+            assertThat(claimed.status()).as(claimed.body()).isEqualTo(201);
             org.awaitility.Awaitility.await("the projector folded the log").atMost(java.time.Duration.ofSeconds(60))
                     .until(() -> walk.state(m).json().at("/counters/observations").asLong(0) >= 3);
 
