@@ -38,8 +38,9 @@ import org.apache.kafka.server.common.MetadataVersion;
  *
  * <p>Started with a {@link ClientCredentials} user, both listeners require it: the client listener SASL/SCRAM-SHA-512
  * (the user is written into the metadata when the directory is formatted), the controller listener SASL/PLAIN with the
- * same password (KRaft cannot use SCRAM there, and a controller listener without authentication would accept
- * {@code CreateTopics} and {@code AlterUserScramCredentials} from any local process). Started without one, both are
+ * same password (KRaft cannot use SCRAM there; a controller listener without authentication answers any local
+ * process's admin client, and its API list includes {@code CreateTopics}, {@code IncrementalAlterConfigs} and
+ * {@code AlterUserScramCredentials}). Started without one, both are
  * PLAINTEXT: only the tests' shared broker runs so.
  */
 public final class EmbeddedKafka implements AutoCloseable {
