@@ -172,7 +172,7 @@ public final class Bench {
     }
 
     private static ObjectNode rawProducer(Scenarios s, Servers servers, Scenarios.Sizes sizes, String runTag) {
-        String kafka = servers.main().kafka;
+        java.util.Map<String, String> kafka = servers.main().kafka;
         if (kafka == null) {
             ObjectNode skipped = BenchClient.JSON.createObjectNode();
             skipped.put("skipped", "the broker is not known: give --kafka with --base");

@@ -69,7 +69,7 @@ final class Servers implements AutoCloseable {
     /** A second gateway on the main server's broker; null when that broker is not known. */
     synchronized Target second() {
         if (second == null && main().kafka != null) {
-            second = start(main().kafka);
+            second = start(main());
             // The leases service's tasks spread over both gateways: its group rebalances once the second one joins.
             Scenarios.sleep(5_000);
         }
@@ -87,15 +87,15 @@ final class Servers implements AutoCloseable {
             return null;
         }
         Target allInOne = start(null);
-        return new Pair(allInOne, start(allInOne.kafka));
+        return new Pair(allInOne, start(allInOne));
     }
 
     List<String> jvmOptions() {
         return jvmOptions;
     }
 
-    private Target start(String bootstrap) {
-        Target t = Target.start(jar, jvmOptions, bootstrap);
+    private Target start(Target shared) {
+        Target t = Target.start(jar, jvmOptions, shared);
         synchronized (started) {
             started.add(t);
         }

@@ -12,7 +12,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code mp}: the protocol's client commands. Every one talks REST to {@code --base}; none needs Kafka. */
+/**
+ * {@code mp}: the protocol's client commands. Every one talks REST to {@code --base}, except {@code kafka-config}, which
+ * reads a file under the server's data directory; none needs Kafka.
+ */
 @Command(
         name = "mp",
         scope = CommandLine.ScopeType.INHERIT,
@@ -36,6 +39,7 @@ import picocli.CommandLine.Spec;
             MonitorCommand.class,
             ConformCommand.class,
             McpCommand.class,
+            KafkaConfigCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class Mp implements Callable<Integer> {

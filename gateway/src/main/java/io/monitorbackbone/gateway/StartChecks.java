@@ -21,10 +21,11 @@ final class StartChecks {
                             + " is already in use (is another server running?); choose another with MP_PORT or ./mp serve --port");
         }
         if (embeddedBroker && kafkaPort > 0 && !free("127.0.0.1", kafkaPort)) {
-            throw refused("monitor-backbone cannot start: port " + kafkaPort + " on 127.0.0.1 for the"
-                    + " embedded Kafka broker is already in use (is another ./mp serve running? then share its broker with"
-                    + " KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:" + kafkaPort
-                    + "); choose another with MP_KAFKA_PORT or ./mp serve --kafka-port");
+            throw refused(
+                    "monitor-backbone cannot start: port " + kafkaPort + " on 127.0.0.1 for the"
+                            + " embedded Kafka broker is already in use (is another ./mp serve running? then share its broker with"
+                            + " KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:" + kafkaPort
+                            + " and the MP_KAFKA_* credentials that ./mp kafka-config prints); choose another with MP_KAFKA_PORT or ./mp serve --kafka-port");
         }
     }
 

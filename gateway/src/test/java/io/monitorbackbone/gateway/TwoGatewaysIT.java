@@ -13,16 +13,18 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Two servers on one broker: the second started with KAFKA_BOOTSTRAP_SERVERS pointing at the first's embedded broker. */
+/**
+ * Two servers on one broker: the second started with KAFKA_BOOTSTRAP_SERVERS pointing at the first's embedded broker,
+ * and its user as MP_KAFKA_* (what {@code mp kafka-config} prints).
+ */
 class TwoGatewaysIT {
 
     @Test
     void twoServersShareOneBrokerAndServeTheSameMonitors(@TempDir Path data) throws Exception {
         try (ServerProcess first =
                         ServerProcess.builder().env("MP_DATA", data.toString()).start();
-                ServerProcess second = ServerProcess.builder()
-                        .env("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + first.kafkaPort())
-                        .start()) {
+                ServerProcess second =
+                        ServerProcess.builder().env(first.sharedBrokerEnv()).start()) {
             Walk a = new Walk(new Http(first.baseUri()));
             Walk b = new Walk(new Http(second.baseUri()));
 
@@ -67,9 +69,8 @@ class TwoGatewaysIT {
     void aReaderAlternatingBetweenGatewaysNeverSkipsAndNeverSeesItsCursorGoBack(@TempDir Path data) {
         try (ServerProcess first =
                         ServerProcess.builder().env("MP_DATA", data.toString()).start();
-                ServerProcess second = ServerProcess.builder()
-                        .env("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + first.kafkaPort())
-                        .start()) {
+                ServerProcess second =
+                        ServerProcess.builder().env(first.sharedBrokerEnv()).start()) {
             Walk a = new Walk(new Http(first.baseUri()));
             Walk b = new Walk(new Http(second.baseUri()));
             Walk.Monitor m = a.createMonitor("alternating");
@@ -106,9 +107,8 @@ class TwoGatewaysIT {
     void exactlyOneGatewaySweepsAMutedSubscription(@TempDir Path data) {
         try (ServerProcess first =
                         ServerProcess.builder().env("MP_DATA", data.toString()).start();
-                ServerProcess second = ServerProcess.builder()
-                        .env("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + first.kafkaPort())
-                        .start()) {
+                ServerProcess second =
+                        ServerProcess.builder().env(first.sharedBrokerEnv()).start()) {
             Walk a = new Walk(new Http(first.baseUri()));
             Walk b = new Walk(new Http(second.baseUri()));
             Walk.Monitor m = a.createMonitor("muted");
@@ -143,9 +143,8 @@ class TwoGatewaysIT {
     void twoGatewaysClaimingTheSameSubjectAtOnceAlwaysHaveExactlyOneWinner(@TempDir Path data) throws Exception {
         try (ServerProcess first =
                         ServerProcess.builder().env("MP_DATA", data.toString()).start();
-                ServerProcess second = ServerProcess.builder()
-                        .env("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + first.kafkaPort())
-                        .start()) {
+                ServerProcess second =
+                        ServerProcess.builder().env(first.sharedBrokerEnv()).start()) {
             Http a = new Http(first.baseUri());
             Http b = new Http(second.baseUri());
             Http.Response created = a.post(

@@ -106,6 +106,45 @@ public final class ServerProcess implements AutoCloseable {
         return kafkaPort;
     }
 
+    /** The server's data directory ({@code MP_DATA}). */
+    public Path dataDir() {
+        return Path.of(env.get("MP_DATA"));
+    }
+
+    /**
+     * The client properties of the server's own embedded broker, as the server wrote them under its data directory at
+     * its last start ({@code kafka-client.properties}: the cluster and the broker's SCRAM user).
+     */
+    public Map<String, String> kafkaClientProperties() {
+        kafkaPort();
+        java.util.Properties p = new java.util.Properties();
+        try (var in = Files.newBufferedReader(dataDir().resolve("kafka-client.properties"), UTF_8)) {
+            p.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("no client properties of the embedded broker under " + dataDir(), e);
+        }
+        Map<String, String> out = new java.util.TreeMap<>();
+        p.stringPropertyNames().forEach(name -> out.put(name, p.getProperty(name)));
+        return out;
+    }
+
+    /**
+     * What a second server needs to share this one's embedded broker: {@code KAFKA_BOOTSTRAP_SERVERS} and the broker's
+     * user as {@code MP_KAFKA_*} client properties.
+     */
+    public Map<String, String> sharedBrokerEnv() {
+        Map<String, String> env = new LinkedHashMap<>();
+        kafkaClientProperties()
+                .forEach((name, value) -> env.put(
+                        name.equals("bootstrap.servers")
+                                ? "KAFKA_BOOTSTRAP_SERVERS"
+                                : "MP_KAFKA_"
+                                        + name.toUpperCase(java.util.Locale.ROOT)
+                                                .replace('.', '_'),
+                        value));
+        return env;
+    }
+
     /** The process id of the running server (of the launcher when one was given, which must exec the JVM). */
     public long pid() {
         return process.pid();
@@ -329,6 +368,11 @@ public final class ServerProcess implements AutoCloseable {
 
         public Builder env(String name, String value) {
             env.put(name, value);
+            return this;
+        }
+
+        public Builder env(Map<String, String> variables) {
+            env.putAll(variables);
             return this;
         }
 

@@ -3,6 +3,7 @@ package io.monitorbackbone.gateway.kafka;
 import io.monitorbackbone.binding.KafkaClients;
 import io.monitorbackbone.binding.TopicLayout;
 import io.monitorbackbone.binding.Topics;
+import io.monitorbackbone.broker.ClientCredentials;
 import io.monitorbackbone.broker.EmbeddedKafka;
 import io.monitorbackbone.gateway.GatewayConfig;
 import java.nio.file.Path;
@@ -10,6 +11,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -68,7 +70,9 @@ public final class KafkaRuntime implements AutoCloseable {
     }
 
     /**
-     * Starts the embedded broker under {@code data/kafka} unless a cluster is configured, then the clients.
+     * Starts the embedded broker under {@code data/kafka} unless a cluster is configured, then the clients. The embedded
+     * broker requires its SCRAM user, made at first start and kept in {@code data/kafka-client.properties} (owner only),
+     * which every client of this process logs in as.
      *
      * @param env where {@code MP_KAFKA_*} client properties are passed through from
      */
@@ -79,10 +83,22 @@ public final class KafkaRuntime implements AutoCloseable {
             return new KafkaRuntime(
                     kafka, null, new KafkaClients(kafka.bootstrapServers().get(), passThrough));
         }
-        Path logDir = config.data().resolve("kafka").toAbsolutePath().normalize();
-        EmbeddedKafka broker = EmbeddedKafka.start(logDir, kafka.port());
+        Path data = config.data().toAbsolutePath().normalize();
+        ClientCredentials user = ClientCredentials.read(data);
+        boolean generated = user == null;
+        if (generated) {
+            user = ClientCredentials.generate();
+            LOGGER.infof(
+                    "generated the embedded broker's SCRAM credentials, kept in %s",
+                    data.resolve(ClientCredentials.FILE));
+        }
+        EmbeddedKafka broker = EmbeddedKafka.start(data.resolve("kafka"), kafka.port(), user, generated);
         try {
-            return new KafkaRuntime(kafka, broker, new KafkaClients(broker.bootstrapServers(), passThrough));
+            user.write(data, broker.bootstrapServers());
+            // The broker's user first, so that what an operator passes through still has the last word.
+            Map<String, String> client = new TreeMap<>(user.securityProperties());
+            client.putAll(passThrough);
+            return new KafkaRuntime(kafka, broker, new KafkaClients(broker.bootstrapServers(), client));
         } catch (RuntimeException e) {
             broker.close();
             throw e;
