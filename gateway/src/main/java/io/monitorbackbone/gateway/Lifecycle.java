@@ -18,12 +18,13 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * Starts the process's parts in order (ports checked, broker, tables, follower caught up, Streams apps, lease client,
- * sweeper) and stops them in reverse, so the broker outlives every client. The services are beans over the ports
+ * Starts the process's parts in order (roles and instance id read, ports checked, broker, tables, the Streams apps of
+ * its roles, then for the gateway role the follower caught up, lease client, sweeper) and stops them in reverse, so the broker outlives every client. The services are beans over the ports
  * {@link KafkaPorts} exposes; nothing here wires them. Quarkus opens the HTTP listener only after every
  * {@link StartupEvent} observer has returned (in 3.33 the socket's build step consumes the start-up event's), so no
  * request arrives before the Kafka side is ready, and a start that fails never opens the port. The ready line is
@@ -64,34 +65,55 @@ public class Lifecycle {
     private Sweeper sweeper;
     private KafkaStreams leases;
     private KafkaStreams projector;
+    private volatile Roles roles;
+    private volatile String instanceId;
 
     void start(@Observes StartupEvent event) throws Exception {
-        StartChecks.portsFree(host, port, config.kafka().bootstrapServers().isEmpty(), config.kafka().port());
+        roles = StartChecks.roles(config.roles(), System.getenv());
+        instanceId = StartChecks.instanceId(config.instanceId(), port);
+        boolean gateway = roles.has(Roles.Role.GATEWAY);
+        // Without the gateway role no HTTP port is bound (RolesConfigSource), so none needs to be free.
+        StartChecks.portsFree(host, gateway ? port : 0, config.kafka().bootstrapServers().isEmpty(), config.kafka().port());
         StartChecks.kafkaClientProperties(System.getenv());
         KafkaRuntime runtime = kafka.startBroker(config, System.getenv());
-        // Creates the lease topics it is missing (mp.leases, which the follower reads, exists already as a table).
-        leases = io.monitorbackbone.leases.LeaseApp.create(new io.monitorbackbone.leases.LeaseApp.Settings(
-                runtime.clients(), config.data().resolve("streams").resolve("leases-" + port).toAbsolutePath(),
-                // Static membership: a restarted gateway takes its lease tasks back without waiting out a session.
-                "gateway-" + port, config.kafka().leasePartitions(), config.kafka().replicationFactor(),
-                config.kafka().leaseCommitMs()));
-        if (config.hostProjector()) {
+        Path streams = config.data().resolve("streams");
+        if (roles.has(Roles.Role.LEASES)) {
+            // Creates the lease topics it is missing (mp.leases, which the follower reads, exists already as a table).
+            leases = io.monitorbackbone.leases.LeaseApp.create(new io.monitorbackbone.leases.LeaseApp.Settings(
+                    runtime.clients(), streams.resolve("leases-" + instanceId).toAbsolutePath(),
+                    // Static membership: a restarted process takes its lease tasks back without waiting out a session.
+                    instanceId, config.kafka().leasePartitions(), config.kafka().replicationFactor(),
+                    config.kafka().leaseCommitMs()));
+        }
+        if (roles.has(Roles.Role.PROJECTOR)) {
             // Folds every monitor's log into mp.state (created above with the tables), which the follower reads.
             projector = io.monitorbackbone.projector.ProjectorApp.create(io.monitorbackbone.projector.ProjectorConfig.hosted(
-                    runtime.clients(), config.data().resolve("streams").resolve("projector-" + port).toAbsolutePath().toString(),
-                    "gateway-" + port, config.kafka().projectorPartitions(), config.kafka().replicationFactor()));
+                    runtime.clients(), streams.resolve("projector-" + instanceId).toAbsolutePath().toString(),
+                    instanceId, config.kafka().projectorPartitions(), config.kafka().replicationFactor()));
             projector.setUncaughtExceptionHandler(e -> {
                 LOGGER.error("projector thread failed; replacing it", e);
                 return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
             });
             projector.start();
         }
-        kafka.follow(config.tailCacheEntries());
-        leases.start();
-        kafka.startLeaseClient();
-        sweeper = new Sweeper(runtime.newGroupConsumer("mp-sweeper", Sweeper.GROUP), tables, subscriptions, clock);
-        sweeper.start();
+        if (gateway) {
+            kafka.follow(config.tailCacheEntries());
+        }
+        if (leases != null) {
+            leases.start();
+        }
+        if (gateway) {
+            // The leases service may run in other processes: the lease topics are made sure of here too.
+            kafka.startLeaseClient();
+            sweeper = new Sweeper(runtime.newGroupConsumer("mp-sweeper", Sweeper.GROUP), tables, subscriptions, clock);
+            sweeper.start();
+        }
         ready = true;
+        if (!gateway) {
+            // No listener, so no HttpServerStart: the ready line is logged now.
+            LOGGER.infof("monitor-backbone ready: roles %s, instance %s, no HTTP API in this process (Kafka %s%s)", roles, instanceId,
+                    runtime.bootstrapServers(), runtime.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
+        }
     }
 
     /** Whether every part has started: true from before the HTTP port answers until the process stops. */
@@ -108,8 +130,8 @@ public class Lifecycle {
             return;
         }
         KafkaRuntime runtime = kafka.runtime();
-        LOGGER.infof("monitor-backbone ready on http://%s:%d/mp/v0/discover, MCP at http://%s:%d/mcp (Kafka %s%s)", host, port, host, port,
-                runtime.bootstrapServers(), runtime.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
+        LOGGER.infof("monitor-backbone ready on http://%s:%d/mp/v0/discover, MCP at http://%s:%d/mcp (roles %s, instance %s, Kafka %s%s)",
+                host, port, host, port, roles, instanceId, runtime.bootstrapServers(), runtime.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
     }
 
     /**

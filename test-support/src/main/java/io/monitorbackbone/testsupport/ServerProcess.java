@@ -48,10 +48,12 @@ public final class ServerProcess implements AutoCloseable {
     private final int port;
     private final int kafkaPort;
     private final Path logFile;
+    private final String readyLine;
     private volatile Process process;
 
     private ServerProcess(Path jar, List<String> jvmOptions, List<String> launcher, Map<String, String> env, int port,
-                          int kafkaPort, Path logFile) {
+                          int kafkaPort, Path logFile, String readyLine) {
+        this.readyLine = readyLine;
         this.jar = jar;
         this.jvmOptions = jvmOptions;
         this.launcher = launcher;
@@ -188,7 +190,8 @@ public final class ServerProcess implements AutoCloseable {
                     .until(this::answers);
         } catch (ConditionTimeoutException e) {
             destroyForcibly();
-            throw new IllegalStateException(failure("did not answer GET " + READY_PATH + " with 200 within " + READY_TIMEOUT.toSeconds() + " s"), e);
+            throw new IllegalStateException(failure((readyLine != null ? "did not log '" + readyLine + "'"
+                    : "did not answer GET " + READY_PATH + " with 200") + " within " + READY_TIMEOUT.toSeconds() + " s"), e);
         } catch (ServerExited e) {
             throw new IllegalStateException(failure(e.getMessage()));
         }
@@ -197,6 +200,9 @@ public final class ServerProcess implements AutoCloseable {
     private boolean answers() {
         if (!process.isAlive()) {
             throw new ServerExited("exited with code " + process.exitValue() + " before answering");
+        }
+        if (readyLine != null) {
+            return log().contains(readyLine);
         }
         HttpRequest request = HttpRequest.newBuilder(baseUri().resolve(READY_PATH)).timeout(Duration.ofSeconds(2)).GET().build();
         try {
@@ -267,8 +273,18 @@ public final class ServerProcess implements AutoCloseable {
         private final Map<String, String> env = new LinkedHashMap<>();
         private int port;
         private int kafkaPort;
+        private String readyLine;
 
         private Builder() {
+        }
+
+        /**
+         * Ready once the log holds this text, instead of once {@code GET /mp/v0/discover} answers: for a process that
+         * serves no HTTP API (MP_ROLES without gateway). A restart's log is appended, so the text must be new to it.
+         */
+        public Builder readyWhenLogged(String text) {
+            this.readyLine = text;
+            return this;
         }
 
         /** Defaults to the system property {@code mp.app.jar}. */
@@ -333,7 +349,7 @@ public final class ServerProcess implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            ServerProcess server = new ServerProcess(app, jvmOptions, launcher, Map.copyOf(all), httpPort, brokerPort, logFile);
+            ServerProcess server = new ServerProcess(app, jvmOptions, launcher, Map.copyOf(all), httpPort, brokerPort, logFile, readyLine);
             server.launch();
             return server;
         }
