@@ -5,6 +5,7 @@ import io.monitorbackbone.gateway.kafka.KafkaRuntime;
 import io.monitorbackbone.gateway.service.Parking;
 import io.monitorbackbone.gateway.service.SubscriptionService;
 import io.monitorbackbone.gateway.service.Tables;
+import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -13,7 +14,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.ObservesAsync;
 import jakarta.inject.Inject;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
@@ -61,6 +64,7 @@ public class Lifecycle {
     Clock clock;
 
     private final AtomicBoolean announced = new AtomicBoolean();
+    private final AtomicBoolean fenced = new AtomicBoolean();
     private volatile boolean ready;
     private Sweeper sweeper;
     private KafkaStreams leases;
@@ -91,8 +95,11 @@ public class Lifecycle {
                     runtime.clients(), streams.resolve("projector-" + instanceId).toAbsolutePath().toString(),
                     instanceId, config.kafka().projectorPartitions(), config.kafka().replicationFactor()));
             projector.setUncaughtExceptionHandler(e -> {
+                if (fencedInstance(e)) {
+                    return stopFenced(io.monitorbackbone.projector.ProjectorConfig.APPLICATION_ID);
+                }
                 LOGGER.error("projector thread failed; replacing it", e);
-                return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+                return StreamThreadExceptionResponse.REPLACE_THREAD;
             });
             projector.start();
         }
@@ -100,6 +107,13 @@ public class Lifecycle {
             kafka.follow(config.tailCacheEntries());
         }
         if (leases != null) {
+            leases.setUncaughtExceptionHandler(e -> {
+                if (fencedInstance(e)) {
+                    return stopFenced(io.monitorbackbone.leases.LeaseApp.APPLICATION_ID);
+                }
+                LOGGER.error("leases instance failed; it stops", e);
+                return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            });
             leases.start();
         }
         if (gateway) {
@@ -114,6 +128,31 @@ public class Lifecycle {
             LOGGER.infof("monitor-backbone ready: roles %s, instance %s, no HTTP API in this process (Kafka %s%s)", roles, instanceId,
                     runtime.bootstrapServers(), runtime.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
         }
+    }
+
+    /** Whether a Streams thread failed because another member joined its group under this process's instance id. */
+    static boolean fencedInstance(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof FencedInstanceIdException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Another live process runs with this process's instance id and took its membership: a second member under one id
+     * can only fence the other, so this process says so once and stops (exit status 1) rather than serve on without its
+     * Streams instance. The process that joined last keeps running.
+     */
+    private StreamThreadExceptionResponse stopFenced(String group) {
+        if (fenced.compareAndSet(false, true)) {
+            LOGGER.errorf("monitor-backbone stops: another process joined the Kafka group %s with this process's %s '%s' and"
+                    + " took its membership; give every process its own %s (the default is host name and HTTP port)",
+                    group, InstanceId.VARIABLE, instanceId, InstanceId.VARIABLE);
+            Quarkus.asyncExit(1);
+        }
+        return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
     }
 
     /** Whether every part has started: true from before the HTTP port answers until the process stops. */

@@ -86,6 +86,36 @@ class RolesIT {
     }
 
     @Test
+    void ofTwoLiveProcessesGivenOneInstanceIdTheFirstStopsSayingWhyAndTheOtherServes(@TempDir Path gatewayData,
+            @TempDir Path dataA, @TempDir Path dataB) {
+        try (ServerProcess gateway = ServerProcess.builder().env("MP_DATA", gatewayData.toString()).env("MP_ROLES", "gateway").start()) {
+            String bootstrap = "127.0.0.1:" + gateway.kafkaPort();
+            String ready = "monitor-backbone ready: roles projector,leases, instance twin";
+            Http http = new Http(gateway.baseUri());
+            Walk.Monitor m = new Walk(http).monitorWith("{\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}");
+            new Walk(http).publish(m, "job-1");
+            Worker w = worker(http, m, "worker");
+            try (ServerProcess first = ServerProcess.builder().env("KAFKA_BOOTSTRAP_SERVERS", bootstrap).env("MP_DATA", dataA.toString())
+                    .env("MP_ROLES", "projector,leases").env("MP_INSTANCE_ID", "twin").readyWhenLogged(ready).start()) {
+                assertThat(lease(http, w, "claim", "{\"subject\":\"job-1\"}").status()).isEqualTo(201);
+                try (ServerProcess second = ServerProcess.builder().env("KAFKA_BOOTSTRAP_SERVERS", bootstrap).env("MP_DATA", dataB.toString())
+                        .env("MP_ROLES", "projector,leases").env("MP_INSTANCE_ID", "twin").readyWhenLogged(ready).start()) {
+                    await("the first of the twins stops").atMost(GENEROUS).until(() -> !first.isAlive());
+
+                    assertThat(first.stop()).as("its exit status").isEqualTo(1);
+                    // mp-leases or mp-projector, whichever group fenced it first.
+                    assertThat(first.log()).containsPattern("monitor-backbone stops: another process joined the Kafka group"
+                            + " mp-(leases|projector) with this process's MP_INSTANCE_ID 'twin' and took its membership; give every"
+                            + " process its own MP_INSTANCE_ID");
+                    Http.Response renewed = lease(http, w, "renew", "{\"subject\":\"job-1\"}");
+                    assertThat(renewed.status()).as("the other twin decides: %s", renewed.body()).isEqualTo(200);
+                    assertThat(second.isAlive()).isTrue();
+                }
+            }
+        }
+    }
+
+    @Test
     void aGatewayAloneIsServedByAProjectorAndLeasesProcessElsewhere(@TempDir Path gatewayData, @TempDir Path workerData) throws Exception {
         try (ServerProcess gateway = ServerProcess.builder().env("MP_DATA", gatewayData.toString()).env("MP_ROLES", "gateway")
                 .env("MP_TAIL_CACHE_ENTRIES", "0").start()) {
