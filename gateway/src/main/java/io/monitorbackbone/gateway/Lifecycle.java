@@ -20,15 +20,15 @@ import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThr
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
-import java.time.Clock;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Starts the process's parts in order (roles and instance id read, ports checked, broker, tables, the Streams apps of
- * its roles, then for the gateway role the follower caught up, lease client, sweeper) and stops them in reverse, so the broker outlives every client. The services are beans over the ports
- * {@link KafkaPorts} exposes; nothing here wires them. Quarkus opens the HTTP listener only after every
+ * its roles, then for the gateway role the follower caught up, lease client, sweeper) and stops them in reverse, so
+ * the broker outlives every client. The services are beans over the ports {@link KafkaPorts} exposes; nothing here wires them. Quarkus opens the HTTP listener only after every
  * {@link StartupEvent} observer has returned (in 3.33 the socket's build step consumes the start-up event's), so no
  * request arrives before the Kafka side is ready, and a start that fails never opens the port. The ready line is
  * logged once the port is bound. When the process stops, parked long-polls are answered and SSE streams ended at once,
@@ -170,7 +170,8 @@ public class Lifecycle {
         }
         KafkaRuntime runtime = kafka.runtime();
         LOGGER.infof("monitor-backbone ready on http://%s:%d/mp/v0/discover, MCP at http://%s:%d/mcp (roles %s, instance %s, Kafka %s%s)",
-                host, port, host, port, roles, instanceId, runtime.bootstrapServers(), runtime.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
+                host, port, host, port, roles, instanceId, runtime.bootstrapServers(),
+                runtime.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
     }
 
     /**
