@@ -20,12 +20,15 @@ public interface GatewayConfig {
     @WithDefault("256")
     int tailCacheEntries();
 
+    /** What this process runs, a comma list of gateway, projector, leases ({@link Roles}, {@code MP_ROLES}). */
+    @WithDefault(Roles.ALL)
+    String roles();
+
     /**
-     * Whether this process runs a projector instance; off when the projector runs as processes of its own
-     * ({@code ProjectorApp}) on the same cluster.
+     * This process's id among the processes on one cluster ({@link InstanceId}, {@code MP_INSTANCE_ID}); unset means
+     * host name + "-" + HTTP port.
      */
-    @WithDefault("true")
-    boolean hostProjector();
+    Optional<String> instanceId();
 
     /** Enables {@code /mp/v0/admin/*} when set. */
     Optional<String> adminToken();

@@ -5,6 +5,7 @@ import io.monitorbackbone.gateway.kafka.KafkaRuntime;
 import io.monitorbackbone.gateway.service.Parking;
 import io.monitorbackbone.gateway.service.SubscriptionService;
 import io.monitorbackbone.gateway.service.Tables;
+import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -13,17 +14,20 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.ObservesAsync;
 import jakarta.inject.Inject;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * Starts the process's parts in order (ports checked, broker, tables, follower caught up, Streams apps, lease client,
- * sweeper) and stops them in reverse, so the broker outlives every client. The services are beans over the ports
- * {@link KafkaPorts} exposes; nothing here wires them. Quarkus opens the HTTP listener only after every
+ * Starts the process's parts in order (roles and instance id read, ports checked, broker, tables, the Streams apps of
+ * its roles, then for the gateway role the follower caught up, lease client, sweeper) and stops them in reverse, so
+ * the broker outlives every client. The services are beans over the ports {@link KafkaPorts} exposes; nothing here wires them. Quarkus opens the HTTP listener only after every
  * {@link StartupEvent} observer has returned (in 3.33 the socket's build step consumes the start-up event's), so no
  * request arrives before the Kafka side is ready, and a start that fails never opens the port. The ready line is
  * logged once the port is bound. When the process stops, parked long-polls are answered and SSE streams ended at once,
@@ -68,57 +72,119 @@ public class Lifecycle {
     Meters meters;
 
     private final AtomicBoolean announced = new AtomicBoolean();
+    private final AtomicBoolean fenced = new AtomicBoolean();
     private volatile boolean ready;
     private volatile boolean stopping;
     private Sweeper sweeper;
     private KafkaStreams leases;
     private KafkaStreams projector;
+    private volatile Roles roles;
+    private volatile String instanceId;
 
     void start(@Observes StartupEvent event) throws Exception {
+        roles = StartChecks.roles(config.roles(), System.getenv());
+        instanceId = StartChecks.instanceId(config.instanceId(), port);
+        boolean gateway = roles.has(Roles.Role.GATEWAY);
+        // Without the gateway role no HTTP port is bound (RolesConfigSource), so none needs to be free.
         StartChecks.portsFree(
                 host,
-                port,
+                gateway ? port : 0,
                 config.kafka().bootstrapServers().isEmpty(),
                 config.kafka().port());
         StartChecks.managementPortFree(managementHost, managementPort);
         StartChecks.kafkaClientProperties(System.getenv());
         KafkaRuntime runtime = kafka.startBroker(config, System.getenv());
-        // Creates the lease topics it is missing (mp.leases, which the follower reads, exists already as a table).
-        leases = io.monitorbackbone.leases.LeaseApp.create(new io.monitorbackbone.leases.LeaseApp.Settings(
-                runtime.clients(),
-                config.data().resolve("streams").resolve("leases-" + port).toAbsolutePath(),
-                // Static membership: a restarted gateway takes its lease tasks back without waiting out a session.
-                "gateway-" + port,
-                config.kafka().leasePartitions(),
-                config.kafka().replicationFactor(),
-                config.kafka().leaseCommitMs()));
-        if (config.hostProjector()) {
+        Path streams = config.data().resolve("streams");
+        if (roles.has(Roles.Role.LEASES)) {
+            // Creates the lease topics it is missing (mp.leases, which the follower reads, exists already as a table).
+            leases = io.monitorbackbone.leases.LeaseApp.create(new io.monitorbackbone.leases.LeaseApp.Settings(
+                    runtime.clients(),
+                    streams.resolve("leases-" + instanceId).toAbsolutePath(),
+                    // Static membership: a restarted process takes its lease tasks back without waiting out a session.
+                    instanceId,
+                    config.kafka().leasePartitions(),
+                    config.kafka().replicationFactor(),
+                    config.kafka().leaseCommitMs()));
+        }
+        if (roles.has(Roles.Role.PROJECTOR)) {
             // Folds every monitor's log into mp.state (created above with the tables), which the follower reads.
             projector = io.monitorbackbone.projector.ProjectorApp.create(
                     io.monitorbackbone.projector.ProjectorConfig.hosted(
                             runtime.clients(),
-                            config.data()
-                                    .resolve("streams")
-                                    .resolve("projector-" + port)
+                            streams.resolve("projector-" + instanceId)
                                     .toAbsolutePath()
                                     .toString(),
-                            "gateway-" + port,
+                            instanceId,
                             config.kafka().projectorPartitions(),
                             config.kafka().replicationFactor()));
             projector.setUncaughtExceptionHandler(e -> {
+                if (fencedInstance(e)) {
+                    return stopFenced(io.monitorbackbone.projector.ProjectorConfig.APPLICATION_ID);
+                }
                 LOGGER.error("projector thread failed; replacing it", e);
-                return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse
-                        .REPLACE_THREAD;
+                return StreamThreadExceptionResponse.REPLACE_THREAD;
             });
             projector.start();
         }
-        kafka.follow(config.tailCacheEntries());
-        leases.start();
-        kafka.startLeaseClient();
-        sweeper = new Sweeper(runtime.newGroupConsumer("mp-sweeper", Sweeper.GROUP), tables, subscriptions, clock);
-        sweeper.start();
+        if (gateway) {
+            kafka.follow(config.tailCacheEntries());
+        }
+        if (leases != null) {
+            leases.setUncaughtExceptionHandler(e -> {
+                if (fencedInstance(e)) {
+                    return stopFenced(io.monitorbackbone.leases.LeaseApp.APPLICATION_ID);
+                }
+                LOGGER.error("leases instance failed; it stops", e);
+                return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            });
+            leases.start();
+        }
+        if (gateway) {
+            // The leases service may run in other processes: the lease topics are made sure of here too.
+            kafka.startLeaseClient();
+            sweeper = new Sweeper(runtime.newGroupConsumer("mp-sweeper", Sweeper.GROUP), tables, subscriptions, clock);
+            sweeper.start();
+        }
         meters.bind(leases, projector);
         ready = true;
+        if (!gateway) {
+            // No listener, so no HttpServerStart: the ready line is logged now.
+            LOGGER.infof(
+                    "monitor-backbone ready: roles %s, instance %s, no HTTP API in this process (Kafka %s%s)",
+                    roles,
+                    instanceId,
+                    runtime.bootstrapServers(),
+                    runtime.embedded()
+                            ? ", embedded, data in "
+                                    + config.data().toAbsolutePath().normalize()
+                            : "");
+        }
+    }
+
+    /** Whether a Streams thread failed because another member joined its group under this process's instance id. */
+    static boolean fencedInstance(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof FencedInstanceIdException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Another live process runs with this process's instance id and took its membership: a second member under one id
+     * can only fence the other, so this process says so once and stops (exit status 1) rather than serve on without its
+     * Streams instance. The process that joined last keeps running.
+     */
+    private StreamThreadExceptionResponse stopFenced(String group) {
+        if (fenced.compareAndSet(false, true)) {
+            LOGGER.errorf(
+                    "monitor-backbone stops: another process joined the Kafka group %s with this process's %s '%s' and"
+                            + " took its membership; give every process its own %s (the default is host name and HTTP port)",
+                    group, InstanceId.VARIABLE, instanceId, InstanceId.VARIABLE);
+            Quarkus.asyncExit(1);
+        }
+        return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
     }
 
     /** Whether every part has started: true from before the HTTP port answers until the process stops. */
@@ -142,7 +208,16 @@ public class Lifecycle {
     }
 
     public boolean hostsProjector() {
-        return config.hostProjector();
+        return roles != null && roles.has(Roles.Role.PROJECTOR);
+    }
+
+    public boolean hostsLeases() {
+        return roles != null && roles.has(Roles.Role.LEASES);
+    }
+
+    /** Whether this process serves the API (and so follows the tables). */
+    public boolean hostsGateway() {
+        return roles != null && roles.has(Roles.Role.GATEWAY);
     }
 
     /**
@@ -156,13 +231,15 @@ public class Lifecycle {
         KafkaRuntime runtime = kafka.runtime();
         LOGGER.infof(
                 "monitor-backbone ready on http://%s:%d/mp/v0/discover, MCP at http://%s:%d/mcp, health and metrics at"
-                        + " http://%s:%d/q/health and /q/metrics (Kafka %s%s)",
+                        + " http://%s:%d/q/health and /q/metrics (roles %s, instance %s, Kafka %s%s)",
                 host,
                 port,
                 host,
                 port,
                 managementHost,
                 managementPort,
+                roles,
+                instanceId,
                 runtime.bootstrapServers(),
                 runtime.embedded()
                         ? ", embedded, data in "

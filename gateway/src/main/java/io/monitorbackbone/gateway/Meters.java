@@ -69,16 +69,20 @@ public class Meters {
                 .description("Subscriptions not retired, on monitors not retired")
                 .register(registry);
         Follower follower = kafka.follower();
-        Gauge.builder("mp.follower.lag", follower, Follower::lag)
-                .baseUnit("records")
-                .description("Records this gateway's follower is behind the tables and logs it follows")
-                .register(registry);
+        if (follower != null) {
+            Gauge.builder("mp.follower.lag", follower, Follower::lag)
+                    .baseUnit("records")
+                    .description("Records this gateway's follower is behind the tables and logs it follows")
+                    .register(registry);
+        }
         KafkaRuntime runtime = kafka.runtime();
         bindClient(new KafkaClientMetrics(runtime.producer()));
         if (runtime.admin() instanceof org.apache.kafka.clients.admin.AdminClient admin) {
             bindClient(new KafkaClientMetrics(admin));
         }
-        bindClient(new KafkaStreamsMetrics(leases));
+        if (leases != null) {
+            bindClient(new KafkaStreamsMetrics(leases));
+        }
         if (projector != null) {
             bindClient(new KafkaStreamsMetrics(projector));
         }

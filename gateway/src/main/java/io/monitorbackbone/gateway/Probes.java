@@ -84,14 +84,19 @@ public class Probes {
         boolean reachable = runtime != null && kafkaAnswers(runtime);
         answer.withData("kafka", reachable ? "reachable" : "unreachable");
         up &= reachable;
-        Follower follower = kafka.follower();
-        boolean caughtUp = follower != null && follower.caughtUp();
-        answer.withData("follower", caughtUp ? "caught up" : "catching up");
-        if (follower != null) {
-            answer.withData("follower_lag_records", follower.lag());
+        if (lifecycle.hostsGateway()) {
+            Follower follower = kafka.follower();
+            boolean caughtUp = follower != null && follower.caughtUp();
+            answer.withData("follower", caughtUp ? "caught up" : "catching up");
+            if (follower != null) {
+                answer.withData("follower_lag_records", follower.lag());
+            }
+            up &= caughtUp;
+        } else {
+            // A projector or leases worker serves no API and follows no table (MP_ROLES).
+            answer.withData("follower", "not hosted");
         }
-        up &= caughtUp;
-        up &= streams(answer, "leases", lifecycle.leasesState(), true);
+        up &= streams(answer, "leases", lifecycle.leasesState(), lifecycle.hostsLeases());
         up &= streams(answer, "projector", lifecycle.projectorState(), lifecycle.hostsProjector());
         return answer.status(up).build();
     }

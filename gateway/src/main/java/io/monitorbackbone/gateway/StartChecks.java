@@ -38,6 +38,29 @@ final class StartChecks {
         }
     }
 
+    /** What this process runs ({@code MP_ROLES}); an unknown role, or none, is refused. */
+    static Roles roles(String value, java.util.Map<String, String> env) {
+        if (env.containsKey("MP_HOST_PROJECTOR")) {
+            throw refused(
+                    "monitor-backbone cannot start: MP_HOST_PROJECTOR is replaced by MP_ROLES (MP_ROLES=gateway,leases"
+                            + " runs no projector); unset it");
+        }
+        try {
+            return Roles.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw refused("monitor-backbone cannot start: " + e.getMessage());
+        }
+    }
+
+    /** This process's instance id ({@code MP_INSTANCE_ID}, else host name and port); one Kafka would refuse is refused. */
+    static String instanceId(java.util.Optional<String> configured, int httpPort) {
+        try {
+            return InstanceId.resolve(configured, httpPort);
+        } catch (IllegalArgumentException e) {
+            throw refused("monitor-backbone cannot start: " + e.getMessage());
+        }
+    }
+
     /** The Kafka client properties passed through ({@code MP_KAFKA_*}): one the server sets per client is refused. */
     static void kafkaClientProperties(java.util.Map<String, String> env) {
         try {

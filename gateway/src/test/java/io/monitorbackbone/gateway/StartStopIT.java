@@ -90,6 +90,31 @@ class StartStopIT {
     }
 
     @Test
+    void anUnknownRoleIsOneClearLineBeforeAnythingStarts(@TempDir Path data) throws Exception {
+        Run run = runJar(data, FreePorts.next(), FreePorts.next(), java.util.Map.of("MP_ROLES", "gateway,proxy"));
+
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output())
+                .contains("monitor-backbone cannot start: MP_ROLES: unknown role 'proxy'; the roles are"
+                        + " gateway,projector,leases")
+                .doesNotContain("ready");
+        assertShortWithoutStackTrace(run.output());
+        assertThat(data.resolve("kafka")).as("nothing started before the check").doesNotExist();
+    }
+
+    @Test
+    void anInstanceIdKafkaWouldRefuseIsOneClearLineBeforeAnythingStarts(@TempDir Path data) throws Exception {
+        Run run = runJar(data, FreePorts.next(), FreePorts.next(), java.util.Map.of("MP_INSTANCE_ID", "gateway 1"));
+
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output())
+                .contains("monitor-backbone cannot start: MP_INSTANCE_ID 'gateway 1' is not a Kafka member id")
+                .doesNotContain("ready");
+        assertShortWithoutStackTrace(run.output());
+        assertThat(data.resolve("kafka")).as("nothing started before the check").doesNotExist();
+    }
+
+    @Test
     void aTakenKafkaPortIsOneClearLine(@TempDir Path data) throws Exception {
         try (ServerSocket taken = listener()) {
             Run run = runJar(data, FreePorts.next(), taken.getLocalPort());

@@ -154,7 +154,7 @@ class StateIT {
     void withNoProjectorAndNoTailTheStateIsStillExactFromTheLog(@TempDir Path data) {
         try (ServerProcess alone = ServerProcess.builder()
                 .env("MP_DATA", data.toString())
-                .env("MP_HOST_PROJECTOR", "false")
+                .env("MP_ROLES", "gateway,leases")
                 .env("MP_TAIL_CACHE_ENTRIES", "0")
                 .start()) {
             Walk own = new Walk(new Http(alone.baseUri()));

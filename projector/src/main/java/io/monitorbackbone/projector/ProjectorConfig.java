@@ -85,7 +85,7 @@ public record ProjectorConfig(
 
     /**
      * The projector hosted by a gateway process: one thread, a short commit interval so a state reaches
-     * {@code mp.state} within a fraction of a second, and the gateway's static member id.
+     * {@code mp.state} within a fraction of a second, and the hosting process's instance id ({@code MP_INSTANCE_ID}) as static member id.
      */
     public static ProjectorConfig hosted(
             KafkaClients clients, String stateDir, String instanceId, int partitions, int replicationFactor) {

@@ -49,6 +49,7 @@ public final class ServerProcess implements AutoCloseable {
     private final int kafkaPort;
     private final int managementPort;
     private final Path logFile;
+    private final String readyLine;
     private volatile Process process;
 
     private ServerProcess(
@@ -59,8 +60,10 @@ public final class ServerProcess implements AutoCloseable {
             int port,
             int kafkaPort,
             int managementPort,
-            Path logFile) {
+            Path logFile,
+            String readyLine) {
         this.managementPort = managementPort;
+        this.readyLine = readyLine;
         this.jar = jar;
         this.jvmOptions = jvmOptions;
         this.launcher = launcher;
@@ -252,8 +255,10 @@ public final class ServerProcess implements AutoCloseable {
         } catch (ConditionTimeoutException e) {
             destroyForcibly();
             throw new IllegalStateException(
-                    failure("did not answer GET " + READY_PATH + " with 200 within " + READY_TIMEOUT.toSeconds()
-                            + " s"),
+                    failure((readyLine != null
+                                    ? "did not log '" + readyLine + "'"
+                                    : "did not answer GET " + READY_PATH + " with 200")
+                            + " within " + READY_TIMEOUT.toSeconds() + " s"),
                     e);
         } catch (ServerExited e) {
             throw new IllegalStateException(failure(e.getMessage()));
@@ -263,6 +268,9 @@ public final class ServerProcess implements AutoCloseable {
     private boolean answers() {
         if (!process.isAlive()) {
             throw new ServerExited("exited with code " + process.exitValue() + " before answering");
+        }
+        if (readyLine != null) {
+            return log().contains(readyLine);
         }
         HttpRequest request = HttpRequest.newBuilder(baseUri().resolve(READY_PATH))
                 .timeout(Duration.ofSeconds(2))
@@ -339,8 +347,18 @@ public final class ServerProcess implements AutoCloseable {
         private int port;
         private int kafkaPort;
         private int managementPort;
+        private String readyLine;
 
         private Builder() {}
+
+        /**
+         * Ready once the log holds this text, instead of once {@code GET /mp/v0/discover} answers: for a process that
+         * serves no HTTP API (MP_ROLES without gateway). A restart's log is appended, so the text must be new to it.
+         */
+        public Builder readyWhenLogged(String text) {
+            this.readyLine = text;
+            return this;
+        }
 
         /** Defaults to the system property {@code mp.app.jar}. */
         public Builder jar(Path jar) {
@@ -424,7 +442,7 @@ public final class ServerProcess implements AutoCloseable {
                 throw new UncheckedIOException(e);
             }
             ServerProcess server = new ServerProcess(
-                    app, jvmOptions, launcher, Map.copyOf(all), httpPort, brokerPort, management, logFile);
+                    app, jvmOptions, launcher, Map.copyOf(all), httpPort, brokerPort, management, logFile, readyLine);
             server.launch();
             return server;
         }

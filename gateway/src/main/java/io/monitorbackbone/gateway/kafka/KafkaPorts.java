@@ -72,8 +72,13 @@ public class KafkaPorts {
         catalog = view;
     }
 
-    /** The client of the leases service, reading its replies; start it once the leases app runs. */
+    /**
+     * The client of the leases service, reading its replies; start it once a hosted leases app runs. The service may run
+     * in other processes only (MP_ROLES), so the lease topics are created here where missing: the client needs the
+     * reply topic's partitions, and its commands wait in their topic for a leases instance to start.
+     */
     public void startLeaseClient() throws Exception {
+        started(runtime).ensureLeaseTopics();
         LeaseClient client = new LeaseClient(
                 started(runtime).newConsumer("mp-lease-replies", 10),
                 runtime.producer(),

@@ -113,6 +113,13 @@ public final class KafkaRuntime implements AutoCloseable {
         }
     }
 
+    /** Creates the leases service's topics if they are missing, as the leases app itself would. */
+    public void ensureLeaseTopics() {
+        for (String topic : TopicLayout.createMissing(admin, layout.leaseTopics(), Duration.ofSeconds(30))) {
+            LOGGER.infof("created lease topic %s", topic);
+        }
+    }
+
     /** A monitor's log: one partition, kept forever unless the monitor sets {@code limits.retention_seconds}. */
     public NewTopic monitorLogTopic(String monitorId, Long retentionSeconds) {
         return layout.monitorLog(monitorId, retentionSeconds);
