@@ -21,7 +21,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -49,11 +48,11 @@ class RolesIT {
                         .env("MP_INSTANCE_ID", "alpha")
                         .start();
                 ServerProcess second = ServerProcess.builder()
-                        .env("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + first.kafkaPort())
+                        .env(first.sharedBrokerEnv())
                         .env("MP_DATA", dataB.toString())
                         .env("MP_INSTANCE_ID", "beta")
                         .start();
-                Admin admin = admin(first.kafkaPort())) {
+                Admin admin = admin(first)) {
             Http a = new Http(first.baseUri());
             Http b = new Http(second.baseUri());
             await("both processes are members of both groups under their ids")
@@ -107,7 +106,6 @@ class RolesIT {
                 .env("MP_DATA", gatewayData.toString())
                 .env("MP_ROLES", "gateway")
                 .start()) {
-            String bootstrap = "127.0.0.1:" + gateway.kafkaPort();
             String ready = "monitor-backbone ready: roles projector,leases, instance twin";
             Http http = new Http(gateway.baseUri());
             Walk.Monitor m =
@@ -115,7 +113,7 @@ class RolesIT {
             new Walk(http).publish(m, "job-1");
             Worker w = worker(http, m, "worker");
             try (ServerProcess first = ServerProcess.builder()
-                    .env("KAFKA_BOOTSTRAP_SERVERS", bootstrap)
+                    .env(gateway.sharedBrokerEnv())
                     .env("MP_DATA", dataA.toString())
                     .env("MP_ROLES", "projector,leases")
                     .env("MP_INSTANCE_ID", "twin")
@@ -124,7 +122,7 @@ class RolesIT {
                 assertThat(lease(http, w, "claim", "{\"subject\":\"job-1\"}").status())
                         .isEqualTo(201);
                 try (ServerProcess second = ServerProcess.builder()
-                        .env("KAFKA_BOOTSTRAP_SERVERS", bootstrap)
+                        .env(gateway.sharedBrokerEnv())
                         .env("MP_DATA", dataB.toString())
                         .env("MP_ROLES", "projector,leases")
                         .env("MP_INSTANCE_ID", "twin")
@@ -161,13 +159,13 @@ class RolesIT {
             Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}");
             // Started after the gateway: a lease call waits in its topic for the leases instance to start.
             try (ServerProcess worker = ServerProcess.builder()
-                            .env("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + gateway.kafkaPort())
+                            .env(gateway.sharedBrokerEnv())
                             .env("MP_DATA", workerData.toString())
                             .env("MP_ROLES", "projector,leases")
                             .env("MP_INSTANCE_ID", "worker-1")
                             .readyWhenLogged("monitor-backbone ready: roles projector,leases, instance worker-1")
                             .start();
-                    Admin admin = admin(gateway.kafkaPort())) {
+                    Admin admin = admin(gateway)) {
                 for (int i = 0; i < 5; i++) {
                     walk.publish(m, "job-" + i);
                 }
@@ -176,7 +174,7 @@ class RolesIT {
                 await("the projector elsewhere folds the monitor into mp.state")
                         .atMost(GENEROUS)
                         .pollInterval(Duration.ofMillis(500))
-                        .until(() -> projected(gateway.kafkaPort(), m.id()).observations() == 6);
+                        .until(() -> projected(gateway, m.id()).observations() == 6);
                 JsonNode state = walk.state(m).json();
                 assertThat(state.get("as_of_seq").asLong()).isEqualTo(6);
                 assertThat(state.at("/counters/observations").asLong()).isEqualTo(6);
@@ -218,8 +216,9 @@ class RolesIT {
         return http.post("/mp/v0/subscriptions/" + w.subscription() + "/leases/" + action, body, w.token());
     }
 
-    private static Admin admin(int kafkaPort) {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + kafkaPort));
+    /** An admin client of the server's embedded broker, logged in as the server's own user. */
+    private static Admin admin(ServerProcess server) {
+        return Admin.create(Map.copyOf(server.kafkaClientProperties()));
     }
 
     /** The group's static members, by the instance id of their process (Streams appends a thread's number). */
@@ -246,12 +245,9 @@ class RolesIT {
     }
 
     /** The newest fold of the monitor in {@code mp.state}, read straight from the topic. */
-    private static Aggregate projected(int kafkaPort, String monitorId) {
-        Map<String, Object> c = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                "127.0.0.1:" + kafkaPort,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                false);
+    private static Aggregate projected(ServerProcess server, String monitorId) {
+        Map<String, Object> c = new java.util.HashMap<>(server.kafkaClientProperties());
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         try (KafkaConsumer<String, byte[]> consumer =
                 new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(Topics.STATE).stream()
