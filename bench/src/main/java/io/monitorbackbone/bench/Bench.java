@@ -1,5 +1,8 @@
 package io.monitorbackbone.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -15,10 +18,6 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** {@code ./mp bench}: runs the scenarios against a server it starts (or {@code --base}), writes JSON and Markdown. */
 public final class Bench {
@@ -40,8 +39,7 @@ public final class Bench {
                            "-XX:StartFlightRecording=filename=/tmp/server.jfr"
             """;
 
-    private Bench() {
-    }
+    private Bench() {}
 
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("--jmh")) {
@@ -62,17 +60,26 @@ public final class Bench {
     }
 
     static JsonNode run(Map<String, String> o) throws IOException {
-        Path root = Path.of(o.getOrDefault("root", System.getProperty("mp.root", "."))).toAbsolutePath().normalize();
+        Path root = Path.of(o.getOrDefault("root", System.getProperty("mp.root", ".")))
+                .toAbsolutePath()
+                .normalize();
         boolean quick = o.containsKey("quick");
-        TreeSet<String> which = new TreeSet<>(List.of(o.getOrDefault("scenarios", "1,2,3,4,5,6,7,8").split(",")));
+        TreeSet<String> which = new TreeSet<>(
+                List.of(o.getOrDefault("scenarios", "1,2,3,4,5,6,7,8").split(",")));
         String commit = Machine.commit(root);
         String date = LocalDate.now().toString();
         String id = date + "-" + (commit.isEmpty() ? "unknown" : commit) + (quick ? "-quick" : "");
-        Path out = Path.of(o.getOrDefault("out", root.resolve("bench/target/results/" + id + ".json").toString()));
-        Path docs = o.containsKey("no-docs") ? null
+        Path out = Path.of(o.getOrDefault(
+                "out", root.resolve("bench/target/results/" + id + ".json").toString()));
+        Path docs = o.containsKey("no-docs")
+                ? null
                 : o.containsKey("docs") ? Path.of(o.get("docs")) : quick ? null : root.resolve("docs/benchmarks.md");
-        Path jar = Path.of(o.getOrDefault("jar", root.resolve("gateway/target/quarkus-app/quarkus-run.jar").toString()));
-        List<String> jvm = o.containsKey("server-opts") ? List.of(o.get("server-opts").trim().split("\\s+")) : List.of();
+        Path jar = Path.of(o.getOrDefault(
+                "jar",
+                root.resolve("gateway/target/quarkus-app/quarkus-run.jar").toString()));
+        List<String> jvm = o.containsKey("server-opts")
+                ? List.of(o.get("server-opts").trim().split("\\s+"))
+                : List.of();
         URI base = o.containsKey("base") ? URI.create(o.get("base")) : null;
         if (base == null && !Files.isRegularFile(jar)) {
             throw new BenchError("no server at " + jar + ": build it with ./mp build, or give --base");
@@ -80,20 +87,25 @@ public final class Bench {
         Path work = Files.createTempDirectory("mp-bench-");
         System.setProperty("mp.test.dir", work.toString()); // where ServerProcess puts data and logs
 
-        ObjectNode r = Api.JSON.createObjectNode();
+        ObjectNode r = BenchClient.JSON.createObjectNode();
         r.put("id", id);
         r.put("date", date);
         r.put("commit", commit);
         r.put("dirty", Machine.dirty(root));
         r.put("quick", quick);
         r.set("machine", Machine.describe(root));
-        r.put("server", base != null ? "--base " + base + (o.containsKey("kafka") ? ", broker " + o.get("kafka") : "")
-                : "started by the bench: java " + String.join(" ", jvm) + (jvm.isEmpty() ? "" : " ") + "-jar "
-                + root.relativize(jar.toAbsolutePath()) + ", embedded broker, fresh data directory, free ports");
+        r.put(
+                "server",
+                base != null
+                        ? "--base " + base + (o.containsKey("kafka") ? ", broker " + o.get("kafka") : "")
+                        : "started by the bench: java " + String.join(" ", jvm) + (jvm.isEmpty() ? "" : " ") + "-jar "
+                                + root.relativize(jar.toAbsolutePath())
+                                + ", embedded broker, fresh data directory, free ports");
         ObjectNode scenarios = r.putObject("scenarios");
         long t0 = System.nanoTime();
         Scenarios.Sizes preset = quick ? Scenarios.Sizes.quick() : Scenarios.Sizes.full();
-        Scenarios.Sizes sizes = o.containsKey("backlog") ? preset.withBacklog(Long.parseLong(o.get("backlog"))) : preset;
+        Scenarios.Sizes sizes =
+                o.containsKey("backlog") ? preset.withBacklog(Long.parseLong(o.get("backlog"))) : preset;
         String runTag = Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36);
         boolean failed = false;
         try (Servers servers = new Servers(jar, jvm, base, o.get("kafka"))) {
@@ -120,35 +132,49 @@ public final class Bench {
                     System.err.println("bench: scenario " + e.getKey() + " failed: " + ex);
                     scenarios.putObject(e.getKey()).put("failed", String.valueOf(ex.getMessage()));
                 }
-                System.err.printf("bench: scenario %s took %.0f s: %s%n", e.getKey(), (System.nanoTime() - t) / 1e9,
-                        scenarios.get(e.getKey()));
+                System.err.printf(
+                        "bench: scenario %s took %.0f s: %s%n",
+                        e.getKey(), (System.nanoTime() - t) / 1e9, scenarios.get(e.getKey()));
             }
         } finally {
             cleanUp(work, failed);
         }
         if (scenarios.has("2") && scenarios.path("8").has("sync_16_threads")) {
-            double http = scenarios.get("2").path("one_monitor").path("requests_per_s").asDouble();
-            double raw = scenarios.get("8").get("sync_16_threads").get("records_per_s").asDouble();
+            double http = scenarios
+                    .get("2")
+                    .path("one_monitor")
+                    .path("requests_per_s")
+                    .asDouble();
+            double raw = scenarios
+                    .get("8")
+                    .get("sync_16_threads")
+                    .get("records_per_s")
+                    .asDouble();
             ((ObjectNode) scenarios.get("8")).put("http_to_raw_sync_pct", Math.round(http / raw * 1000) / 10.0);
         }
         r.put("seconds", Math.round((System.nanoTime() - t0) / 1e9));
         r.put("load_average_end", Machine.loadAverage());
         r.put("errors", errors(scenarios));
         Files.createDirectories(out.toAbsolutePath().getParent());
-        Files.writeString(out, Api.JSON.copy().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(r) + "\n");
-        String md = Report.markdown(r);
+        Files.writeString(
+                out,
+                BenchClient.JSON
+                                .copy()
+                                .enable(SerializationFeature.INDENT_OUTPUT)
+                                .writeValueAsString(r) + "\n");
+        String md = BenchReport.markdown(r);
         System.out.println(md);
         System.err.println("bench: results in " + out + (docs != null ? ", table in " + docs : ""));
         if (docs != null) {
-            Report.updateDocs(docs, md, id);
+            BenchReport.updateDocs(docs, md, id);
         }
         return r;
     }
 
     private static ObjectNode rawProducer(Scenarios s, Servers servers, Scenarios.Sizes sizes, String runTag) {
-        String kafka = servers.main().kafka;
+        java.util.Map<String, String> kafka = servers.main().kafka;
         if (kafka == null) {
-            ObjectNode skipped = Api.JSON.createObjectNode();
+            ObjectNode skipped = BenchClient.JSON.createObjectNode();
             skipped.put("skipped", "the broker is not known: give --kafka with --base");
             return skipped;
         }

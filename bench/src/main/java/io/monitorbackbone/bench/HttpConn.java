@@ -63,13 +63,20 @@ final class HttpConn implements Closeable {
             if (socket == null) {
                 open();
             }
-            StringBuilder head = new StringBuilder(160).append(method).append(' ').append(path).append(" HTTP/1.1\r\nHost: ")
-                    .append(hostHeader).append("\r\n");
+            StringBuilder head = new StringBuilder(160)
+                    .append(method)
+                    .append(' ')
+                    .append(path)
+                    .append(" HTTP/1.1\r\nHost: ")
+                    .append(hostHeader)
+                    .append("\r\n");
             if (bearer != null) {
                 head.append("Authorization: Bearer ").append(bearer).append("\r\n");
             }
             if (body != null) {
-                head.append("Content-Type: application/json\r\nContent-Length: ").append(body.length).append("\r\n");
+                head.append("Content-Type: application/json\r\nContent-Length: ")
+                        .append(body.length)
+                        .append("\r\n");
             }
             out.write(head.append("\r\n").toString().getBytes(US_ASCII));
             if (body != null) {
@@ -120,8 +127,9 @@ final class HttpConn implements Closeable {
         byte[] body;
         if (chunked) {
             ByteArrayOutputStream all = new ByteArrayOutputStream();
-            for (int size = Integer.parseInt(line().split(";")[0].trim(), 16); size > 0;
-                 size = Integer.parseInt(line().split(";")[0].trim(), 16)) {
+            for (int size = Integer.parseInt(line().split(";")[0].trim(), 16);
+                    size > 0;
+                    size = Integer.parseInt(line().split(";")[0].trim(), 16)) {
                 all.write(in.readNBytes(size));
                 line();
             }

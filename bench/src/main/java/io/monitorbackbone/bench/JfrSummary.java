@@ -7,7 +7,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordingFile;
@@ -18,8 +17,7 @@ import jdk.jfr.consumer.RecordingFile;
  * service), the hottest leaf frames, and the hottest frames of our own code counted inclusively.
  */
 final class JfrSummary {
-    private JfrSummary() {
-    }
+    private JfrSummary() {}
 
     public static void main(String[] args) throws IOException {
         if (args.length < 1) {
@@ -49,12 +47,16 @@ final class JfrSummary {
             if (at >= from && at <= to && e.getEventType().getName().equals("jdk.GCPhasePause")) {
                 gcPauseMs += e.getDuration().toNanos() / 1e6;
             }
-            if (!e.getEventType().getName().equals("jdk.ExecutionSample") || e.getStackTrace() == null
-                    || e.getStartTime().toEpochMilli() < from || e.getStartTime().toEpochMilli() > to) {
+            if (!e.getEventType().getName().equals("jdk.ExecutionSample")
+                    || e.getStackTrace() == null
+                    || e.getStartTime().toEpochMilli() < from
+                    || e.getStartTime().toEpochMilli() > to) {
                 continue;
             }
             total++;
-            String thread = e.getThread("sampledThread") == null ? "?" : e.getThread("sampledThread").getJavaName();
+            String thread = e.getThread("sampledThread") == null
+                    ? "?"
+                    : e.getThread("sampledThread").getJavaName();
             String name = thread == null ? "?" : thread;
             groups.merge(group(name), 1L, Long::sum);
             threads.merge(name.replaceAll("\\d+", "N"), 1L, Long::sum);
@@ -73,8 +75,9 @@ final class JfrSummary {
         System.out.println("execution samples: " + total);
         if (cpuLoads > 0) {
             // JFR's CPU load is a share of all cores: 1.0 is both cores of a two-core machine busy.
-            System.out.printf("CPU load, mean of %d samples: this JVM %.0f%%, whole machine %.0f%% (of all cores)%n", cpuLoads,
-                    100 * jvmCpu / cpuLoads, 100 * machineCpu / cpuLoads);
+            System.out.printf(
+                    "CPU load, mean of %d samples: this JVM %.0f%%, whole machine %.0f%% (of all cores)%n",
+                    cpuLoads, 100 * jvmCpu / cpuLoads, 100 * machineCpu / cpuLoads);
         }
         System.out.printf("GC pauses: %.0f ms in all%n", gcPauseMs);
         print("by thread group", groups, total, top);
@@ -90,18 +93,32 @@ final class JfrSummary {
         if (thread.startsWith("mp-work") || thread.startsWith("ForkJoinPool") || thread.startsWith("executor-thread")) {
             return "gateway: workers";
         }
-        if (thread.startsWith("kafka-producer-network-thread") || thread.startsWith("mp-") || thread.contains("mp-gateway")
-                || thread.startsWith("kafka-coordinator-heartbeat") || thread.contains("mp-reader") || thread.contains("mp-follower")) {
+        if (thread.startsWith("kafka-producer-network-thread")
+                || thread.startsWith("mp-")
+                || thread.contains("mp-gateway")
+                || thread.startsWith("kafka-coordinator-heartbeat")
+                || thread.contains("mp-reader")
+                || thread.contains("mp-follower")) {
             return "gateway: Kafka clients and follower";
         }
         if (thread.contains("StreamThread") || thread.contains("leases") || thread.contains("GlobalStreamThread")) {
             return "leases service (Kafka Streams)";
         }
-        if (thread.startsWith("data-plane") || thread.startsWith("kafka-") || thread.startsWith("broker-")
-                || thread.startsWith("controller") || thread.startsWith("raft") || thread.startsWith("quorum")
-                || thread.contains("Reaper") || thread.startsWith("group-coordinator") || thread.startsWith("share-")
-                || thread.startsWith("transaction") || thread.startsWith("LogDirFailureHandler") || thread.startsWith("ReplicaFetcher")
-                || thread.startsWith("ExpirationReaper") || thread.startsWith("kafka-scheduler") || thread.startsWith("log-cleaner")) {
+        if (thread.startsWith("data-plane")
+                || thread.startsWith("kafka-")
+                || thread.startsWith("broker-")
+                || thread.startsWith("controller")
+                || thread.startsWith("raft")
+                || thread.startsWith("quorum")
+                || thread.contains("Reaper")
+                || thread.startsWith("group-coordinator")
+                || thread.startsWith("share-")
+                || thread.startsWith("transaction")
+                || thread.startsWith("LogDirFailureHandler")
+                || thread.startsWith("ReplicaFetcher")
+                || thread.startsWith("ExpirationReaper")
+                || thread.startsWith("kafka-scheduler")
+                || thread.startsWith("log-cleaner")) {
             return "embedded broker";
         }
         return "other: " + thread.replaceAll("\\d+", "N");
@@ -114,7 +131,9 @@ final class JfrSummary {
     private static void print(String title, Map<String, Long> counts, long total, int top) {
         System.out.println();
         System.out.println(title + ":");
-        counts.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(top)
+        counts.entrySet().stream()
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .limit(top)
                 .forEach(e -> System.out.printf("  %5.1f%%  %s%n", 100.0 * e.getValue() / total, e.getKey()));
     }
 }

@@ -1,8 +1,7 @@
 package io.monitorbackbone.bench;
 
-import java.util.Arrays;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Arrays;
 
 /** Latency samples in nanoseconds, growable, for one thread; merged after a run. Percentiles are nearest-rank. */
 final class Latencies {

@@ -1,5 +1,6 @@
 package io.monitorbackbone.bench;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.time.Duration;
@@ -8,8 +9,6 @@ import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicLong;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * Closed-loop load: a fixed number of threads, each with its own keep-alive connection, each sending its next request
@@ -20,12 +19,20 @@ final class Load {
     /** One request; a non-2xx answer is an error, and so is an exception. */
     @FunctionalInterface
     interface Op {
-        HttpConn.Response run(Api api, int thread, long i);
+        HttpConn.Response run(BenchClient api, int thread, long i);
     }
 
     /** What a timed window did; {@code clientCpu} and {@code serverCpu} are CPU seconds spent during it. */
-    record Result(long fromEpochMs, long ok, long errors, List<String> errorSamples, Latencies latencies, double seconds, double clientCpu,
-                  double serverCpu, int reconnects) {
+    record Result(
+            long fromEpochMs,
+            long ok,
+            long errors,
+            List<String> errorSamples,
+            Latencies latencies,
+            double seconds,
+            double clientCpu,
+            double serverCpu,
+            int reconnects) {
 
         double perSecond() {
             return ok / seconds;
@@ -47,8 +54,7 @@ final class Load {
         }
     }
 
-    private Load() {
-    }
+    private Load() {}
 
     static Result run(URI base, int threads, Duration warmUp, Duration window, Target server, Op op) {
         List<Latencies> perThread = new ArrayList<>();
@@ -64,37 +70,39 @@ final class Load {
             Latencies lat = new Latencies();
             perThread.add(lat);
             int thread = t;
-            Thread worker = new Thread(() -> {
-                try (Api api = new Api(base)) {
-                    long i = 0;
-                    sleepUntil(start);
-                    for (long now = System.nanoTime(); now < end; now = System.nanoTime()) {
-                        boolean measured = now >= measureFrom;
-                        String failure = null;
-                        try {
-                            HttpConn.Response r = op.run(api, thread, i++);
-                            if (!r.ok()) {
-                                failure = r.status() + " " + Api.abbreviated(r.text());
+            Thread worker = new Thread(
+                    () -> {
+                        try (BenchClient api = new BenchClient(base)) {
+                            long i = 0;
+                            sleepUntil(start);
+                            for (long now = System.nanoTime(); now < end; now = System.nanoTime()) {
+                                boolean measured = now >= measureFrom;
+                                String failure = null;
+                                try {
+                                    HttpConn.Response r = op.run(api, thread, i++);
+                                    if (!r.ok()) {
+                                        failure = r.status() + " " + BenchClient.abbreviated(r.text());
+                                    }
+                                } catch (RuntimeException e) {
+                                    failure = e.toString();
+                                }
+                                long took = System.nanoTime() - now;
+                                if (failure != null) {
+                                    errors.incrementAndGet();
+                                    if (samples.size() < 5) {
+                                        samples.add(failure);
+                                    }
+                                } else if (measured) {
+                                    ok.incrementAndGet();
+                                    lat.add(took);
+                                }
                             }
-                        } catch (RuntimeException e) {
-                            failure = e.toString();
+                            reconnects.addAndGet(api.http.connects() - 1);
+                        } finally {
+                            done.countDown();
                         }
-                        long took = System.nanoTime() - now;
-                        if (failure != null) {
-                            errors.incrementAndGet();
-                            if (samples.size() < 5) {
-                                samples.add(failure);
-                            }
-                        } else if (measured) {
-                            ok.incrementAndGet();
-                            lat.add(took);
-                        }
-                    }
-                    reconnects.addAndGet(api.http.connects() - 1);
-                } finally {
-                    done.countDown();
-                }
-            }, "load-" + t);
+                    },
+                    "load-" + t);
             worker.setDaemon(true);
             worker.start();
         }
@@ -111,8 +119,16 @@ final class Load {
             Thread.currentThread().interrupt();
             throw new BenchError("interrupted", e);
         }
-        return new Result(fromEpochMs, ok.get(), errors.get(), List.copyOf(samples), Latencies.merge(perThread), window.toNanos() / 1e9,
-                client1 - client0, server1 - server0, (int) reconnects.get());
+        return new Result(
+                fromEpochMs,
+                ok.get(),
+                errors.get(),
+                List.copyOf(samples),
+                Latencies.merge(perThread),
+                window.toNanos() / 1e9,
+                client1 - client0,
+                server1 - server0,
+                (int) reconnects.get());
     }
 
     /** Sends {@code total} requests over {@code threads} connections as fast as answers come; returns the seconds taken. */
@@ -123,18 +139,22 @@ final class Load {
         List<Thread> workers = new ArrayList<>();
         for (int t = 0; t < threads; t++) {
             int thread = t;
-            Thread worker = new Thread(() -> {
-                try (Api api = new Api(base)) {
-                    for (long i = next.getAndIncrement(); i < total && failures.isEmpty(); i = next.getAndIncrement()) {
-                        HttpConn.Response r = op.run(api, thread, i);
-                        if (!r.ok()) {
-                            failures.add(r.status() + " " + Api.abbreviated(r.text()));
+            Thread worker = new Thread(
+                    () -> {
+                        try (BenchClient api = new BenchClient(base)) {
+                            for (long i = next.getAndIncrement();
+                                    i < total && failures.isEmpty();
+                                    i = next.getAndIncrement()) {
+                                HttpConn.Response r = op.run(api, thread, i);
+                                if (!r.ok()) {
+                                    failures.add(r.status() + " " + BenchClient.abbreviated(r.text()));
+                                }
+                            }
+                        } catch (RuntimeException e) {
+                            failures.add(e.toString());
                         }
-                    }
-                } catch (RuntimeException e) {
-                    failures.add(e.toString());
-                }
-            }, "fill-" + t);
+                    },
+                    "fill-" + t);
             worker.setDaemon(true);
             worker.start();
             workers.add(worker);
@@ -154,7 +174,9 @@ final class Load {
     }
 
     static double clientCpuSeconds() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                        .getProcessCpuTime()
+                / 1e9;
     }
 
     static void sleepUntil(long nanoTime) {

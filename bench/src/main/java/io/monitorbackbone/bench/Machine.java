@@ -1,26 +1,36 @@
 package io.monitorbackbone.bench;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 /** What a number depends on besides the code: the machine, the JVM, the commit, and how busy the machine was. */
 final class Machine {
-    private Machine() {
-    }
+    private Machine() {}
 
     static ObjectNode describe(Path root) {
-        ObjectNode m = Api.JSON.createObjectNode();
+        ObjectNode m = BenchClient.JSON.createObjectNode();
         m.put("nproc", Runtime.getRuntime().availableProcessors());
         m.put("cpu", grep("/proc/cpuinfo", "model name"));
         String mem = grep("/proc/meminfo", "MemTotal");
-        m.put("memory_gib", mem.isEmpty() ? 0 : Math.round(Long.parseLong(mem.replaceAll("[^0-9]", "")) / 1024.0 / 1024.0 * 10) / 10.0);
-        m.put("java", run(root, Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-version").lines()
-                .findFirst().orElse("?"));
+        m.put(
+                "memory_gib",
+                mem.isEmpty()
+                        ? 0
+                        : Math.round(Long.parseLong(mem.replaceAll("[^0-9]", "")) / 1024.0 / 1024.0 * 10) / 10.0);
+        m.put(
+                "java",
+                run(
+                                root,
+                                Path.of(System.getProperty("java.home"), "bin", "java")
+                                        .toString(),
+                                "-version")
+                        .lines()
+                        .findFirst()
+                        .orElse("?"));
         m.put("load_average", loadAverage());
         return m;
     }
@@ -39,8 +49,11 @@ final class Machine {
 
     private static String grep(String file, String key) {
         try {
-            return Files.readAllLines(Path.of(file)).stream().filter(l -> l.startsWith(key))
-                    .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("");
+            return Files.readAllLines(Path.of(file)).stream()
+                    .filter(l -> l.startsWith(key))
+                    .map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .findFirst()
+                    .orElse("");
         } catch (IOException e) {
             return "";
         }
@@ -48,7 +61,10 @@ final class Machine {
 
     static String run(Path dir, String... command) {
         try {
-            Process p = new ProcessBuilder(List.of(command)).directory(dir.toFile()).redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(List.of(command))
+                    .directory(dir.toFile())
+                    .redirectErrorStream(true)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes());
             p.waitFor();
             return out;

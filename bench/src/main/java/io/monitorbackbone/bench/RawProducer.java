@@ -1,5 +1,6 @@
 package io.monitorbackbone.bench;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.binding.TopicLayout;
 import io.monitorbackbone.binding.Topics;
 import java.time.Duration;
@@ -10,10 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -32,20 +30,23 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * can reach at best, and one thread what one connection can; pipelined shows what the broker takes when nobody waits.
  */
 final class RawProducer {
-    private RawProducer() {
-    }
+    private RawProducer() {}
 
-    static ObjectNode run(String bootstrap, String sourceMonitor, String topic, Scenarios.Sizes sizes) {
-        ObjectNode out = Api.JSON.createObjectNode();
-        ConsumerRecord<byte[], byte[]> sample = lastRecord(bootstrap, Topics.obs(sourceMonitor));
-        int bytes = sample.serializedKeySize() + sample.serializedValueSize()
-                + java.util.Arrays.stream(sample.headers().toArray()).mapToInt(h -> h.key().length() + h.value().length).sum();
+    static ObjectNode run(Map<String, String> client, String sourceMonitor, String topic, Scenarios.Sizes sizes) {
+        ObjectNode out = BenchClient.JSON.createObjectNode();
+        ConsumerRecord<byte[], byte[]> sample = lastRecord(client, Topics.obs(sourceMonitor));
+        int bytes = sample.serializedKeySize()
+                + sample.serializedValueSize()
+                + java.util.Arrays.stream(sample.headers().toArray())
+                        .mapToInt(h -> h.key().length() + h.value().length)
+                        .sum();
         out.put("record_bytes", bytes);
         out.put("topic", topic);
-        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+        try (Admin admin = Admin.create(new java.util.HashMap<String, Object>(client))) {
             TopicLayout.createIfMissing(admin, new NewTopic(topic, 1, (short) 1), Duration.ofSeconds(30));
-            try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
-                ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(topic, null, sample.key(), sample.value(), sample.headers());
+            try (KafkaProducer<byte[], byte[]> producer = producer(client)) {
+                ProducerRecord<byte[], byte[]> record =
+                        new ProducerRecord<>(topic, null, sample.key(), sample.value(), sample.headers());
                 sync(out.putObject("sync_1_thread"), producer, record, sizes, 1);
                 sync(out.putObject("sync_16_threads"), producer, record, sizes, sizes.connections());
                 pipelined(out.putObject("pipelined"), producer, record, sizes);
@@ -61,8 +62,13 @@ final class RawProducer {
         return out;
     }
 
-    private static void sync(ObjectNode out, KafkaProducer<byte[], byte[]> producer, ProducerRecord<byte[], byte[]> record,
-                             Scenarios.Sizes sizes, int threadCount) throws InterruptedException {
+    private static void sync(
+            ObjectNode out,
+            KafkaProducer<byte[], byte[]> producer,
+            ProducerRecord<byte[], byte[]> record,
+            Scenarios.Sizes sizes,
+            int threadCount)
+            throws InterruptedException {
         long start = System.nanoTime();
         long from = start + sizes.warm().toNanos();
         long end = from + sizes.window().toNanos();
@@ -104,8 +110,12 @@ final class RawProducer {
         out.put("producer_cpu_s", Latencies.round(c1 - c0));
     }
 
-    private static void pipelined(ObjectNode out, KafkaProducer<byte[], byte[]> producer, ProducerRecord<byte[], byte[]> record,
-                                  Scenarios.Sizes sizes) throws InterruptedException {
+    private static void pipelined(
+            ObjectNode out,
+            KafkaProducer<byte[], byte[]> producer,
+            ProducerRecord<byte[], byte[]> record,
+            Scenarios.Sizes sizes)
+            throws InterruptedException {
         Semaphore inFlight = new Semaphore(4096);
         AtomicLong acked = new AtomicLong();
         AtomicLong errors = new AtomicLong();
@@ -129,7 +139,9 @@ final class RawProducer {
         }
         long ackedAtEnd = acked.get();
         producer.flush();
-        out.put("records_per_s", Math.round((ackedAtEnd - ackedAtFrom) / (sizes.window().toNanos() / 1e9)));
+        out.put(
+                "records_per_s",
+                Math.round((ackedAtEnd - ackedAtFrom) / (sizes.window().toNanos() / 1e9)));
         out.put("errors", errors.get());
     }
 
@@ -138,18 +150,26 @@ final class RawProducer {
      * bytes the gateway wrote for a publish, each with a fresh {@code ce_id} (the follower indexes writes by it).
      * Returns the seconds taken.
      */
-    static double fill(String bootstrap, String monitorId, long n) {
+    static double fill(Map<String, String> client, String monitorId, long n) {
         String topic = Topics.obs(monitorId);
-        ConsumerRecord<byte[], byte[]> sample = lastRecord(bootstrap, topic);
+        ConsumerRecord<byte[], byte[]> sample = lastRecord(client, topic);
         Semaphore inFlight = new Semaphore(4096);
         AtomicLong errors = new AtomicLong();
         long t0 = System.nanoTime();
-        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap)) {
+        try (KafkaProducer<byte[], byte[]> producer = producer(client)) {
             for (long i = 0; i < n; i++) {
-                org.apache.kafka.common.header.internals.RecordHeaders headers = new org.apache.kafka.common.header.internals.RecordHeaders();
+                org.apache.kafka.common.header.internals.RecordHeaders headers =
+                        new org.apache.kafka.common.header.internals.RecordHeaders();
                 for (org.apache.kafka.common.header.Header h : sample.headers()) {
-                    headers.add(h.key(), h.key().equals("ce_id")
-                            ? java.util.UUID.randomUUID().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8) : h.value());
+                    headers.add(
+                            h.key(),
+                            h.key().equals("ce_id")
+                                    ? java.util
+                                            .UUID
+                                            .randomUUID()
+                                            .toString()
+                                            .getBytes(java.nio.charset.StandardCharsets.UTF_8)
+                                    : h.value());
                 }
                 inFlight.acquire();
                 producer.send(new ProducerRecord<>(topic, 0, sample.key(), sample.value(), headers), (md, e) -> {
@@ -170,17 +190,25 @@ final class RawProducer {
         return (System.nanoTime() - t0) / 1e9;
     }
 
-    private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
-        return new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.LINGER_MS_CONFIG, 0,
-                ProducerConfig.CLIENT_ID_CONFIG, "mp-bench-raw"), new ByteArraySerializer(), new ByteArraySerializer());
+    private static KafkaProducer<byte[], byte[]> producer(Map<String, String> client) {
+        Map<String, Object> p = new java.util.HashMap<>(client);
+        p.putAll(Map.of(
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                true,
+                ProducerConfig.LINGER_MS_CONFIG,
+                0,
+                ProducerConfig.CLIENT_ID_CONFIG,
+                "mp-bench-raw"));
+        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
-    private static ConsumerRecord<byte[], byte[]> lastRecord(String bootstrap, String topic) {
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+    private static ConsumerRecord<byte[], byte[]> lastRecord(Map<String, String> client, String topic) {
+        Map<String, Object> p = new java.util.HashMap<>(client);
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (KafkaConsumer<byte[], byte[]> c =
+                new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             TopicPartition tp = new TopicPartition(topic, 0);
             c.assign(List.of(tp));
             long end = c.endOffsets(List.of(tp)).get(tp);

@@ -1,13 +1,12 @@
 package io.monitorbackbone.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * The numbered scenarios of issue 7. Each returns its numbers as JSON, with {@code errors}: the count of non-2xx
@@ -15,21 +14,73 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  */
 final class Scenarios {
     /** Counts for a full run and for {@code --quick}, which is a smoke test of the harness, not a measurement. */
-    record Sizes(int seqWarm, int seqN, Duration warm, Duration window, int connections, long drainN, int wakeRounds,
-                 int claimWarm, int claimN, int flatSmall, long flatBig, int flatSamples, int memMonitors, int memSubs) {
+    record Sizes(
+            int seqWarm,
+            int seqN,
+            Duration warm,
+            Duration window,
+            int connections,
+            long drainN,
+            int wakeRounds,
+            int claimWarm,
+            int claimN,
+            int flatSmall,
+            long flatBig,
+            int flatSamples,
+            int memMonitors,
+            int memSubs) {
         static Sizes full() {
-            return new Sizes(2_000, 10_000, Duration.ofSeconds(5), Duration.ofSeconds(20), 16, 100_000, 200, 20, 300,
-                    1_000, 1_000_000, 2_000, 1_000, 10);
+            return new Sizes(
+                    2_000,
+                    10_000,
+                    Duration.ofSeconds(5),
+                    Duration.ofSeconds(20),
+                    16,
+                    100_000,
+                    200,
+                    20,
+                    300,
+                    1_000,
+                    1_000_000,
+                    2_000,
+                    1_000,
+                    10);
         }
 
         Sizes withBacklog(long n) {
-            return new Sizes(seqWarm, seqN, warm, window, connections, n, wakeRounds, claimWarm, claimN, flatSmall, flatBig,
-                    flatSamples, memMonitors, memSubs);
+            return new Sizes(
+                    seqWarm,
+                    seqN,
+                    warm,
+                    window,
+                    connections,
+                    n,
+                    wakeRounds,
+                    claimWarm,
+                    claimN,
+                    flatSmall,
+                    flatBig,
+                    flatSamples,
+                    memMonitors,
+                    memSubs);
         }
 
         static Sizes quick() {
-            return new Sizes(100, 300, Duration.ofMillis(500), Duration.ofSeconds(2), 16, 2_000, 10, 3, 20, 200, 2_000,
-                    100, 20, 10);
+            return new Sizes(
+                    100,
+                    300,
+                    Duration.ofMillis(500),
+                    Duration.ofSeconds(2),
+                    16,
+                    2_000,
+                    10,
+                    3,
+                    20,
+                    200,
+                    2_000,
+                    100,
+                    20,
+                    10);
         }
     }
 
@@ -50,10 +101,10 @@ final class Scenarios {
     /** 1: one connection, one publish after another. */
     ObjectNode sequentialPublish() {
         Target t = servers.main();
-        ObjectNode out = Api.JSON.createObjectNode();
-        try (Api api = new Api(t.base)) {
-            Api.Monitor m = api.create(id("seq"));
-            byte[] body = Api.observation("s-1");
+        ObjectNode out = BenchClient.JSON.createObjectNode();
+        try (BenchClient api = new BenchClient(t.base)) {
+            BenchClient.Monitor m = api.create(id("seq"));
+            byte[] body = BenchClient.observation("s-1");
             for (int i = 0; i < sizes.seqWarm(); i++) {
                 api.publishOk(m, body);
             }
@@ -87,20 +138,25 @@ final class Scenarios {
     /** 2: closed-loop publish over 16 connections, to one monitor and to 16. */
     ObjectNode parallelPublish() {
         Target t = servers.main();
-        ObjectNode out = Api.JSON.createObjectNode();
+        ObjectNode out = BenchClient.JSON.createObjectNode();
         out.put("connections", sizes.connections());
         for (int monitors : new int[] {1, sizes.connections()}) {
-            List<Api.Monitor> ms = new ArrayList<>();
-            try (Api api = new Api(t.base)) {
+            List<BenchClient.Monitor> ms = new ArrayList<>();
+            try (BenchClient api = new BenchClient(t.base)) {
                 for (int i = 0; i < monitors; i++) {
                     ms.add(api.create(id("par" + monitors + "-" + i)));
                 }
             }
             byte[][] bodies = new byte[sizes.connections()][];
             for (int i = 0; i < bodies.length; i++) {
-                bodies[i] = Api.observation("s-" + i);
+                bodies[i] = BenchClient.observation("s-" + i);
             }
-            Load.Result r = Load.run(t.base, sizes.connections(), sizes.warm(), sizes.window(), t,
+            Load.Result r = Load.run(
+                    t.base,
+                    sizes.connections(),
+                    sizes.warm(),
+                    sizes.window(),
+                    t,
                     (api, thread, i) -> api.publish(ms.get(thread % ms.size()), bodies[thread]));
             ObjectNode part = out.putObject(monitors == 1 ? "one_monitor" : monitors + "_monitors");
             r.describe(part);
@@ -117,19 +173,19 @@ final class Scenarios {
     /** 3: a backlog read by one reader, pull then ack, until caught up. */
     ObjectNode drain() {
         Target t = servers.main();
-        ObjectNode out = Api.JSON.createObjectNode();
-        Api.Monitor m;
-        try (Api api = new Api(t.base)) {
+        ObjectNode out = BenchClient.JSON.createObjectNode();
+        BenchClient.Monitor m;
+        try (BenchClient api = new BenchClient(t.base)) {
             m = api.create(id("drain"));
         }
-        byte[] body = Api.observation("s-1");
+        byte[] body = BenchClient.observation("s-1");
         double fill = Load.count(t.base, sizes.connections(), sizes.drainN(), (api, thread, i) -> api.publish(m, body));
         out.put("backlog", sizes.drainN());
         out.put("fill_publishes_per_s", Math.round(sizes.drainN() / fill));
         for (int limit : new int[] {100, 1000}) {
             ObjectNode part = out.putObject("limit_" + limit);
-            try (Api api = new Api(t.base)) {
-                Api.Sub s = api.subscribe(m, "agent:drain-" + limit, null);
+            try (BenchClient api = new BenchClient(t.base)) {
+                BenchClient.Sub s = api.subscribe(m, "agent:drain-" + limit, null);
                 Latencies pulls = new Latencies();
                 Latencies acks = new Latencies();
                 long rows = 0;
@@ -146,11 +202,11 @@ final class Scenarios {
                     long b = System.nanoTime();
                     if (!p.ok()) {
                         errors++;
-                        part.put("error_sample", p.status() + " " + Api.abbreviated(p.text()));
+                        part.put("error_sample", p.status() + " " + BenchClient.abbreviated(p.text()));
                         break;
                     }
                     pulls.add(b - a);
-                    JsonNode page = Api.json(p);
+                    JsonNode page = BenchClient.json(p);
                     int n = page.get("observations").size();
                     rows += n;
                     pages++;
@@ -161,7 +217,7 @@ final class Scenarios {
                     acks.add(System.nanoTime() - c);
                     if (!ack.ok()) {
                         errors++;
-                        part.put("error_sample", ack.status() + " " + Api.abbreviated(ack.text()));
+                        part.put("error_sample", ack.status() + " " + BenchClient.abbreviated(ack.text()));
                         break;
                     }
                     if (next > page.get("head").asLong()) {
@@ -189,12 +245,13 @@ final class Scenarios {
     /** 4: a pull parked with wait=20 on a caught-up subscription, then one publish on another connection. */
     ObjectNode wakeUp() {
         Target t = servers.main();
-        ObjectNode out = Api.JSON.createObjectNode();
-        try (Api api = new Api(t.base); Api parked = new Api(t.base)) {
-            Api.Monitor m = api.create(id("wake"));
-            Api.Sub s = api.subscribe(m, "agent:wake", null);
+        ObjectNode out = BenchClient.JSON.createObjectNode();
+        try (BenchClient api = new BenchClient(t.base);
+                BenchClient parked = new BenchClient(t.base)) {
+            BenchClient.Monitor m = api.create(id("wake"));
+            BenchClient.Sub s = api.subscribe(m, "agent:wake", null);
             catchUp(api, s);
-            byte[] body = Api.observation("s-1");
+            byte[] body = BenchClient.observation("s-1");
             Latencies fromAnswer = new Latencies();
             Latencies fromSent = new Latencies();
             long errors = 0;
@@ -219,15 +276,16 @@ final class Scenarios {
                 } catch (Exception e) {
                     throw new BenchError("the parked pull did not answer", e);
                 }
-                JsonNode json = r.ok() ? Api.json(r) : null;
+                JsonNode json = r.ok() ? BenchClient.json(r) : null;
                 if (!pub.ok() || json == null || json.get("observations").isEmpty()) {
                     errors++;
-                    sample = !pub.ok() ? "publish " + pub.status() + " " + Api.abbreviated(pub.text())
-                            : "pull " + r.status() + " " + Api.abbreviated(r.text());
+                    sample = !pub.ok()
+                            ? "publish " + pub.status() + " " + BenchClient.abbreviated(pub.text())
+                            : "pull " + r.status() + " " + BenchClient.abbreviated(r.text());
                     catchUp(api, s);
                     continue;
                 }
-                Api.must(api.ack(s, json.get("next").asLong()), "ack");
+                BenchClient.must(api.ack(s, json.get("next").asLong()), "ack");
                 if (round < 5) {
                     continue; // warm-up rounds
                 }
@@ -246,11 +304,11 @@ final class Scenarios {
         return out;
     }
 
-    private static void catchUp(Api api, Api.Sub s) {
+    private static void catchUp(BenchClient api, BenchClient.Sub s) {
         while (true) {
-            JsonNode page = Api.must(api.pull(s, 200, 0), "pull");
+            JsonNode page = BenchClient.must(api.pull(s, 200, 0), "pull");
             long next = page.get("next").asLong();
-            Api.must(api.ack(s, next), "ack");
+            BenchClient.must(api.ack(s, next), "ack");
             if (next > page.get("head").asLong()) {
                 return;
             }
@@ -259,7 +317,7 @@ final class Scenarios {
 
     /** 5: lease claims of fresh subjects one after another, on one gateway and alternating over two on one broker. */
     ObjectNode leaseClaims() {
-        ObjectNode out = Api.JSON.createObjectNode();
+        ObjectNode out = BenchClient.JSON.createObjectNode();
         Target first = servers.main();
         claims(out.putObject("one_gateway"), List.of(first), id("lease1"));
         Target second = servers.second();
@@ -274,15 +332,17 @@ final class Scenarios {
 
     private void claims(ObjectNode out, List<Target> gateways, String monitor) {
         int total = sizes.claimWarm() + sizes.claimN();
-        List<Api> apis = gateways.stream().map(g -> new Api(g.base)).toList();
+        List<BenchClient> apis =
+                gateways.stream().map(g -> new BenchClient(g.base)).toList();
         try {
-            Api api = apis.get(0);
-            Api.Monitor m = api.create(monitor, "[\"observe\",\"act\"]");
+            BenchClient api = apis.get(0);
+            BenchClient.Monitor m = api.create(monitor, "[\"observe\",\"act\"]");
             for (int i = 0; i < total + apis.size(); i++) {
-                api.publishOk(m, Api.observation("job-" + i));
+                api.publishOk(m, BenchClient.observation("job-" + i));
             }
-            Api.Sub s = api.subscribe(m, "agent:worker", "[\"observe\",\"act\"]");
-            // Each gateway's follower and the leases service learn the subscription and subjects within a second or two.
+            BenchClient.Sub s = api.subscribe(m, "agent:worker", "[\"observe\",\"act\"]");
+            // Each gateway's follower and the leases service learn the subscription and subjects within a second or
+            // two.
             for (int g = 0; g < apis.size(); g++) {
                 String subject = "job-" + (total + g);
                 long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -291,7 +351,7 @@ final class Scenarios {
                     sleep(200);
                     r = apis.get(g).claim(s, subject);
                 }
-                Api.must(r, "the first claim on gateway " + (g + 1));
+                BenchClient.must(r, "the first claim on gateway " + (g + 1));
             }
             Latencies lat = new Latencies();
             long errors = 0;
@@ -303,7 +363,7 @@ final class Scenarios {
                 long took = System.nanoTime() - a;
                 if (!r.ok()) {
                     errors++;
-                    sample = r.status() + " " + Api.abbreviated(r.text());
+                    sample = r.status() + " " + BenchClient.abbreviated(r.text());
                 } else if (i >= sizes.claimWarm()) {
                     lat.add(took);
                 }
@@ -313,27 +373,33 @@ final class Scenarios {
             if (sample != null) {
                 out.put("error_sample", sample);
             }
-            out.put("server_cpu_s", Latencies.round(gateways.stream().mapToDouble(Target::cpuSeconds).sum() - s0));
+            out.put(
+                    "server_cpu_s",
+                    Latencies.round(
+                            gateways.stream().mapToDouble(Target::cpuSeconds).sum() - s0));
         } finally {
-            apis.forEach(Api::close);
+            apis.forEach(BenchClient::close);
         }
     }
 
     /** 6: publish and state latency on a monitor with a small log and on one with a large log, interleaved. */
     ObjectNode flatness() {
         Target t = servers.flat();
-        ObjectNode out = Api.JSON.createObjectNode();
-        Api.Monitor small;
-        Api.Monitor big;
-        try (Api api = new Api(t.base)) {
+        ObjectNode out = BenchClient.JSON.createObjectNode();
+        BenchClient.Monitor small;
+        BenchClient.Monitor big;
+        try (BenchClient api = new BenchClient(t.base)) {
             small = api.create(id("flat-small"));
             big = api.create(id("flat-big"));
         }
-        byte[] body = Api.observation("s-1");
-        double fillSmall = Load.count(t.base, sizes.connections(), sizes.flatSmall(), (api, th, i) -> api.publish(small, body));
+        byte[] body = BenchClient.observation("s-1");
+        double fillSmall =
+                Load.count(t.base, sizes.connections(), sizes.flatSmall(), (api, th, i) -> api.publish(small, body));
         // The large log: a first part published over HTTP, the rest (when the broker is known) appended by the Kafka
         // producer as copies of the gateway's own last record, which takes a minute instead of many.
-        long viaHttp = t.kafka == null ? sizes.flatBig() : Math.min(sizes.flatBig(), Math.max(sizes.flatSmall(), sizes.flatBig() / 100));
+        long viaHttp = t.kafka == null
+                ? sizes.flatBig()
+                : Math.min(sizes.flatBig(), Math.max(sizes.flatSmall(), sizes.flatBig() / 100));
         double fillBig = Load.count(t.base, sizes.connections(), viaHttp, (api, th, i) -> api.publish(big, body));
         out.put("big_log_published_over_http", viaHttp);
         if (viaHttp < sizes.flatBig()) {
@@ -348,7 +414,7 @@ final class Scenarios {
         Latencies stateSmall = new Latencies();
         Latencies stateBig = new Latencies();
         long errors = 0;
-        try (Api api = new Api(t.base)) {
+        try (BenchClient api = new BenchClient(t.base)) {
             long waited = System.nanoTime();
             awaitFolded(api, small);
             awaitFolded(api, big);
@@ -362,7 +428,7 @@ final class Scenarios {
             int rounds = 10;
             int per = Math.max(1, sizes.flatSamples() / rounds);
             for (int round = 0; round < rounds; round++) {
-                for (Api.Monitor m : List.of(small, big)) {
+                for (BenchClient.Monitor m : List.of(small, big)) {
                     for (int i = 0; i < per; i++) {
                         long a = System.nanoTime();
                         boolean ok = api.publish(m, body).ok();
@@ -400,10 +466,10 @@ final class Scenarios {
     }
 
     /** Until the state covers the log's head, so the comparison is of serving a state, not of catching up. */
-    private static void awaitFolded(Api api, Api.Monitor m) {
+    private static void awaitFolded(BenchClient api, BenchClient.Monitor m) {
         long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
         while (System.nanoTime() < until) {
-            JsonNode s = Api.must(api.state(m), "state of " + m.id());
+            JsonNode s = BenchClient.must(api.state(m), "state of " + m.id());
             if (s.path("as_of_seq").asLong() >= s.path("head").asLong()) {
                 return;
             }
@@ -414,7 +480,7 @@ final class Scenarios {
 
     /** 7: RSS of an all-in-one JVM and of a gateway on its broker, idle and with many monitors and subscriptions. */
     ObjectNode memory() {
-        ObjectNode out = Api.JSON.createObjectNode();
+        ObjectNode out = BenchClient.JSON.createObjectNode();
         Servers.Pair pair = servers.memoryPair();
         if (pair == null) {
             out.put("skipped", "needs servers this run starts (not --base)");
@@ -429,11 +495,14 @@ final class Scenarios {
             out.put("subscriptions_per_monitor", subs);
             String prefix = id("mem");
             double seconds = Load.count(pair.allInOne().base, sizes.connections(), monitors, (api, th, i) -> {
-                Api.Monitor m = api.create(prefix + "-" + i);
+                BenchClient.Monitor m = api.create(prefix + "-" + i);
                 HttpConn.Response last = null;
                 for (int s = 0; s < subs; s++) {
-                    last = api.http.post(Api.BASE + "/subscriptions", null, ("{\"monitor\":\"" + m.id()
-                            + "\",\"subscriber\":\"agent:r" + s + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    last = api.http.post(
+                            BenchClient.BASE + "/subscriptions",
+                            null,
+                            ("{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:r" + s + "\"}")
+                                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
                     if (!last.ok()) {
                         return last;
                     }
@@ -441,9 +510,12 @@ final class Scenarios {
                 return last;
             });
             out.put("load_seconds", Latencies.round(seconds));
-            try (Api gw = new Api(pair.gateway().base)) {
+            try (BenchClient gw = new BenchClient(pair.gateway().base)) {
                 long until = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-                while (!gw.http.get(Api.BASE + "/monitors/" + prefix + "-" + (monitors - 1), null).ok() && System.nanoTime() < until) {
+                while (!gw.http
+                                .get(BenchClient.BASE + "/monitors/" + prefix + "-" + (monitors - 1), null)
+                                .ok()
+                        && System.nanoTime() < until) {
                     sleep(500);
                 }
             }

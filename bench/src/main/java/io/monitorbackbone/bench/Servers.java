@@ -23,10 +23,14 @@ final class Servers implements AutoCloseable {
     record Pair(Target allInOne, Target gateway) implements AutoCloseable {
         void fullGc() {
             for (Target t : List.of(allInOne, gateway)) {
-                String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+                String jcmd =
+                        Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
                 try {
-                    new ProcessBuilder(jcmd, String.valueOf(t.pid()), "GC.run").redirectErrorStream(true)
-                            .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+                    new ProcessBuilder(jcmd, String.valueOf(t.pid()), "GC.run")
+                            .redirectErrorStream(true)
+                            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                            .start()
+                            .waitFor();
                 } catch (IOException e) {
                     throw new BenchError("cannot run jcmd", e);
                 } catch (InterruptedException e) {
@@ -65,7 +69,7 @@ final class Servers implements AutoCloseable {
     /** A second gateway on the main server's broker; null when that broker is not known. */
     synchronized Target second() {
         if (second == null && main().kafka != null) {
-            second = start(main().kafka);
+            second = start(main());
             // The leases service's tasks spread over both gateways: its group rebalances once the second one joins.
             Scenarios.sleep(5_000);
         }
@@ -83,15 +87,15 @@ final class Servers implements AutoCloseable {
             return null;
         }
         Target allInOne = start(null);
-        return new Pair(allInOne, start(allInOne.kafka));
+        return new Pair(allInOne, start(allInOne));
     }
 
     List<String> jvmOptions() {
         return jvmOptions;
     }
 
-    private Target start(String bootstrap) {
-        Target t = Target.start(jar, jvmOptions, bootstrap);
+    private Target start(Target shared) {
+        Target t = Target.start(jar, jvmOptions, shared);
         synchronized (started) {
             started.add(t);
         }

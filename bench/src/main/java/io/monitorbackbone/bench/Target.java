@@ -1,41 +1,54 @@
 package io.monitorbackbone.bench;
 
+import io.monitorbackbone.binding.KafkaClients;
+import io.monitorbackbone.testsupport.ServerProcess;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import io.monitorbackbone.testsupport.ServerProcess;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * A server under load: one this run started (then its pid gives RSS and CPU time) or one given with {@code --base}
- * (then only HTTP). {@code kafka} is the broker it uses, when known.
+ * (then only HTTP). {@code kafka} is the client properties of the broker it uses, when known (the embedded broker's
+ * user included), and {@code kafkaEnv} what a second server needs to share that broker.
  */
 final class Target implements AutoCloseable {
     final URI base;
-    final String kafka;
+    final Map<String, String> kafka;
+    final Map<String, String> kafkaEnv;
     private final ServerProcess process;
 
-    private Target(URI base, String kafka, ServerProcess process) {
+    private Target(URI base, Map<String, String> kafka, Map<String, String> kafkaEnv, ServerProcess process) {
         this.base = base;
         this.kafka = kafka;
+        this.kafkaEnv = kafkaEnv;
         this.process = process;
     }
 
+    /** A server given with {@code --base}; its broker {@code kafka} (or null), with this process's {@code MP_KAFKA_*}. */
     static Target external(URI base, String kafka) {
-        return new Target(base, kafka, null);
+        if (kafka == null) {
+            return new Target(base, null, null, null);
+        }
+        Map<String, String> client = new TreeMap<>(KafkaClients.passThroughFrom(System.getenv()));
+        client.put("bootstrap.servers", kafka);
+        return new Target(base, client, null, null);
     }
 
-    /** The packaged gateway with its embedded broker, or on {@code bootstrap} when that is not null. */
-    static Target start(Path jar, List<String> jvmOptions, String bootstrap) {
+    /** The packaged gateway with its embedded broker, or on {@code shared}'s broker when that is not null. */
+    static Target start(Path jar, List<String> jvmOptions, Target shared) {
         ServerProcess.Builder b = ServerProcess.builder().jar(jar).jvmOptions(jvmOptions);
-        if (bootstrap != null) {
-            b.env("KAFKA_BOOTSTRAP_SERVERS", bootstrap);
+        if (shared != null) {
+            b.env(shared.kafkaEnv);
         }
         ServerProcess p = b.start();
-        return new Target(p.baseUri(), bootstrap != null ? bootstrap : "127.0.0.1:" + p.kafkaPort(), p);
+        return shared != null
+                ? new Target(p.baseUri(), shared.kafka, shared.kafkaEnv, p)
+                : new Target(p.baseUri(), p.kafkaClientProperties(), p.sharedBrokerEnv(), p);
     }
 
     boolean started() {

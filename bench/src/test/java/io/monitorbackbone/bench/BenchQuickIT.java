@@ -2,12 +2,11 @@ package io.monitorbackbone.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
-import com.fasterxml.jackson.databind.JsonNode;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,25 +21,46 @@ class BenchQuickIT {
         Path out = dir.resolve("quick.json");
         String jar = System.getProperty("mp.app.jar");
 
-        JsonNode r = Bench.run(Map.of("quick", "true", "out", out.toString(), "jar", jar, "no-docs", "true",
-                "root", Path.of("..").toAbsolutePath().normalize().toString()));
+        JsonNode r = Bench.run(Map.of(
+                "quick",
+                "true",
+                "out",
+                out.toString(),
+                "jar",
+                jar,
+                "no-docs",
+                "true",
+                "root",
+                Path.of("..").toAbsolutePath().normalize().toString()));
 
         assertThat(r.get("errors").asLong()).as(r.toPrettyString()).isZero();
-        JsonNode written = Api.JSON.readTree(Files.readString(out));
+        JsonNode written = BenchClient.JSON.readTree(Files.readString(out));
         assertThat(written.get("id")).isEqualTo(r.get("id"));
-        assertThat(written.get("scenarios").toString()).isEqualTo(r.get("scenarios").toString());
+        assertThat(written.get("scenarios").toString())
+                .isEqualTo(r.get("scenarios").toString());
         JsonNode s = r.get("scenarios");
         assertThat(s.fieldNames()).toIterable().containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6", "7", "8");
-        List<String> numbers = List.of("/1/p50_ms", "/1/p99_ms", "/2/one_monitor/requests_per_s", "/2/16_monitors/p99_ms",
-                "/3/limit_100/observations_per_s", "/3/limit_1000/observations_per_s", "/4/after_publish_answered_p50_ms",
-                "/5/one_gateway/p50_ms", "/5/two_gateways/p50_ms", "/6/publish_small_p50_ms", "/6/state_big_p50_ms",
-                "/7/loaded/all_in_one_rss_mib", "/7/loaded/gateway_rss_mib", "/8/sync_16_threads/records_per_s",
+        List<String> numbers = List.of(
+                "/1/p50_ms",
+                "/1/p99_ms",
+                "/2/one_monitor/requests_per_s",
+                "/2/16_monitors/p99_ms",
+                "/3/limit_100/observations_per_s",
+                "/3/limit_1000/observations_per_s",
+                "/4/after_publish_answered_p50_ms",
+                "/5/one_gateway/p50_ms",
+                "/5/two_gateways/p50_ms",
+                "/6/publish_small_p50_ms",
+                "/6/state_big_p50_ms",
+                "/7/loaded/all_in_one_rss_mib",
+                "/7/loaded/gateway_rss_mib",
+                "/8/sync_16_threads/records_per_s",
                 "/8/pipelined/records_per_s");
         for (String pointer : numbers) {
             JsonNode v = s.at(pointer);
             assertThat(v.isNumber()).as(pointer + " in " + s.toPrettyString()).isTrue();
             assertThat(v.asDouble()).as(pointer).isPositive();
         }
-        assertThat(Report.markdown(r)).contains("| 8 |").doesNotContain("failed");
+        assertThat(BenchReport.markdown(r)).contains("| 8 |").doesNotContain("failed");
     }
 }

@@ -24,8 +24,16 @@ public record KafkaClients(String bootstrapServers, Map<String, String> passThro
      * Properties the server sets per client and that must not be shared by all of them: the cluster has its own
      * variable, and a shared id, group or transactional id would make the clients fence or impersonate each other.
      */
-    public static final Set<String> RESERVED = Set.of("bootstrap.servers", "client.id", "group.id", "group.instance.id",
-            "transactional.id", "application.id", "key.serializer", "value.serializer", "key.deserializer",
+    public static final Set<String> RESERVED = Set.of(
+            "bootstrap.servers",
+            "client.id",
+            "group.id",
+            "group.instance.id",
+            "transactional.id",
+            "application.id",
+            "key.serializer",
+            "value.serializer",
+            "key.deserializer",
             "value.deserializer");
 
     public KafkaClients {
@@ -67,7 +75,9 @@ public record KafkaClients(String bootstrapServers, Map<String, String> passThro
         for (Map.Entry<String, String> e : new TreeMap<>(env).entrySet()) {
             String k = e.getKey();
             if (k.startsWith(ENV_PREFIX) && k.length() > ENV_PREFIX.length() && !NOT_CLIENT_PROPERTIES.contains(k)) {
-                String name = k.substring(ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.');
+                String name = k.substring(ENV_PREFIX.length())
+                        .toLowerCase(Locale.ROOT)
+                        .replace('_', '.');
                 if (RESERVED.contains(name)) {
                     throw new IllegalArgumentException(k + ": " + reserved(name).getMessage());
                 }
@@ -78,8 +88,8 @@ public record KafkaClients(String bootstrapServers, Map<String, String> passThro
     }
 
     private static IllegalArgumentException reserved(String name) {
-        return new IllegalArgumentException("the Kafka client property " + name
-                + " is set by the server per client and cannot be passed through");
+        return new IllegalArgumentException(
+                "the Kafka client property " + name + " is set by the server per client and cannot be passed through");
     }
 
     /**

@@ -8,17 +8,16 @@ import io.cloudevents.kafka.KafkaMessageFactory;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolRows;
-import io.monitorbackbone.protocol.Vocabulary;
 import io.monitorbackbone.protocol.Times;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.Headers;
-
+import io.monitorbackbone.protocol.Vocabulary;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.UUID;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.Headers;
 
 /**
  * Observations on the wire of Kafka (docs/adr/0005): CloudEvents in binary mode, {@code ce_*} headers, the JSON
@@ -29,8 +28,7 @@ import java.util.UUID;
 public final class ObservationCodec {
     public static final String SOURCE_PREFIX = "monitor:";
 
-    private ObservationCodec() {
-    }
+    private ObservationCodec() {}
 
     /** @param eventId the {@code ce_id}; null for a fresh random one */
     public static ProducerRecord<String, byte[]> encode(String topic, String monitorId, String eventId, Draft draft) {
@@ -70,13 +68,16 @@ public final class ObservationCodec {
         } catch (RuntimeException e) {
             String monitor = monitorId != null ? monitorId : monitorOf(headers);
             String reason = e.getClass().getSimpleName() + ": " + e.getMessage();
-            return ProtocolRows.undecodable(monitor, value == null ? 0 : value.length, reason, Instant.ofEpochMilli(timestamp));
+            return ProtocolRows.undecodable(
+                    monitor, value == null ? 0 : value.length, reason, Instant.ofEpochMilli(timestamp));
         }
     }
 
     private static Draft decodeEvent(Headers headers, byte[] value, long timestamp) {
         CloudEvent event = KafkaMessageFactory.createReader(headers, value).toEvent();
-        JsonNode data = event.getData() == null ? Json.object() : Json.read(event.getData().toBytes());
+        JsonNode data = event.getData() == null
+                ? Json.object()
+                : Json.read(event.getData().toBytes());
         ObjectNode dataObject;
         if (data.isObject()) {
             dataObject = (ObjectNode) data;
@@ -84,16 +85,27 @@ public final class ObservationCodec {
             dataObject = Json.object();
             dataObject.set("value", data);
         }
-        String time = event.getTime() != null ? Times.format(event.getTime().toInstant())
+        String time = event.getTime() != null
+                ? Times.format(event.getTime().toInstant())
                 : Times.format(Instant.ofEpochMilli(timestamp));
-        return new Draft(event.getType(), event.getSubject(), time, extension(event, "tier"), extension(event, "origin"),
-                extension(event, "verified"), extension(event, "horizon"), extension(event, "actor"), dataObject);
+        return new Draft(
+                event.getType(),
+                event.getSubject(),
+                time,
+                extension(event, "tier"),
+                extension(event, "origin"),
+                extension(event, "verified"),
+                extension(event, "horizon"),
+                extension(event, "actor"),
+                dataObject);
     }
 
     private static String monitorOf(Headers headers) {
         try {
             org.apache.kafka.common.header.Header source = headers == null ? null : headers.lastHeader("ce_source");
-            String s = source == null || source.value() == null ? null : new String(source.value(), StandardCharsets.UTF_8);
+            String s = source == null || source.value() == null
+                    ? null
+                    : new String(source.value(), StandardCharsets.UTF_8);
             return s != null && s.startsWith(SOURCE_PREFIX) ? s.substring(SOURCE_PREFIX.length()) : null;
         } catch (RuntimeException e) {
             return null;

@@ -1,10 +1,5 @@
 package io.monitorbackbone.binding;
 
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.common.errors.TopicExistsException;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,6 +8,10 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
 
 /**
  * How the server's topics ({@link Topics}) are laid out, and the one place they are created. Every role creates what it
@@ -32,24 +31,37 @@ public record TopicLayout(short replicationFactor, int tablePartitions, int leas
 
     public TopicLayout {
         if (replicationFactor < 1 && replicationFactor != -1) {
-            throw new IllegalArgumentException("replication factor must be at least 1 (or -1 for the broker's default), not "
-                    + replicationFactor);
+            throw new IllegalArgumentException(
+                    "replication factor must be at least 1 (or -1 for the broker's default), not " + replicationFactor);
         }
         if (tablePartitions < 1 || leasePartitions < 1) {
-            throw new IllegalArgumentException("partitions must be at least 1, not " + tablePartitions + " and " + leasePartitions);
+            throw new IllegalArgumentException(
+                    "partitions must be at least 1, not " + tablePartitions + " and " + leasePartitions);
         }
     }
 
     /** A compacted table of the gateway's ({@link Topics#MONITORS}, ..., and the sweeper's topic). */
     public NewTopic table(String name) {
-        return topic(name, tablePartitions, Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT,
-                TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(MAX_RECORD_BYTES)));
+        return topic(
+                name,
+                tablePartitions,
+                Map.of(
+                        TopicConfig.CLEANUP_POLICY_CONFIG,
+                        TopicConfig.CLEANUP_POLICY_COMPACT,
+                        TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                        String.valueOf(MAX_RECORD_BYTES)));
     }
 
     /** A monitor's log: one partition, kept forever unless the monitor sets {@code limits.retention_seconds}. */
     public NewTopic monitorLog(String monitorId, Long retentionSeconds) {
-        return topic(Topics.obs(monitorId), 1, Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(MAX_RECORD_BYTES),
-                TopicConfig.RETENTION_MS_CONFIG, retentionMs(retentionSeconds)));
+        return topic(
+                Topics.obs(monitorId),
+                1,
+                Map.of(
+                        TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                        String.valueOf(MAX_RECORD_BYTES),
+                        TopicConfig.RETENTION_MS_CONFIG,
+                        retentionMs(retentionSeconds)));
     }
 
     /** {@code retention.ms} of a monitor's log: -1 (forever) unless the monitor sets a retention. */
@@ -69,7 +81,10 @@ public record TopicLayout(short replicationFactor, int tablePartitions, int leas
 
     /** The projector's compacted {@link Topics#STATE}, as a projector running on its own creates it. */
     public NewTopic state(int partitions) {
-        return topic(Topics.STATE, partitions, Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
+        return topic(
+                Topics.STATE,
+                partitions,
+                Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
     }
 
     private NewTopic topic(String name, int partitions, Map<String, String> configs) {
@@ -110,7 +125,8 @@ public record TopicLayout(short replicationFactor, int tablePartitions, int leas
                     created.add(topic.name());
                 }
             } catch (ExecutionException e) {
-                throw new IllegalStateException("cannot create topic " + topic.name() + ": " + e.getCause(), e.getCause());
+                throw new IllegalStateException(
+                        "cannot create topic " + topic.name() + ": " + e.getCause(), e.getCause());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted while creating topic " + topic.name(), e);

@@ -35,8 +35,7 @@ public final class Topics {
      */
     public static final String LEASE_SUBJECTS = "mp.lease-subjects";
 
-    private Topics() {
-    }
+    private Topics() {}
 
     /** The log of a monitor. */
     public static String obs(String monitorId) {

@@ -1,13 +1,12 @@
 package io.monitorbackbone.binding;
 
-import org.apache.kafka.clients.admin.NewTopic;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.junit.jupiter.api.Test;
 
 class TopicLayoutTest {
     private static final String EIGHT_MIB = String.valueOf(8 * 1024 * 1024);
@@ -37,11 +36,15 @@ class TopicLayoutTest {
 
     @Test
     void theLeaseTopicsSpreadOverTheLeasePartitionsAndTheTablesAmongThemAreCompacted() {
-        assertThat(layout.leaseTopics()).extracting(NewTopic::name)
+        assertThat(layout.leaseTopics())
+                .extracting(NewTopic::name)
                 .containsExactly("mp.lease-commands", "mp.lease-replies", "mp.leases", "mp.lease-subjects");
-        assertThat(layout.leaseTopics()).allSatisfy(t -> assertThat(t.numPartitions()).isEqualTo(5));
-        assertThat(layout.leaseTopics()).filteredOn(t -> t.configs() != null && !t.configs().isEmpty())
-                .extracting(NewTopic::name).containsExactly("mp.leases", "mp.lease-subjects");
+        assertThat(layout.leaseTopics())
+                .allSatisfy(t -> assertThat(t.numPartitions()).isEqualTo(5));
+        assertThat(layout.leaseTopics())
+                .filteredOn(t -> t.configs() != null && !t.configs().isEmpty())
+                .extracting(NewTopic::name)
+                .containsExactly("mp.leases", "mp.lease-subjects");
         assertThat(layout.leaseTopics().get(2).configs()).isEqualTo(Map.of("cleanup.policy", "compact"));
     }
 
@@ -53,7 +56,8 @@ class TopicLayoutTest {
         assertThat(state.numPartitions()).isEqualTo(8);
         assertThat(state.replicationFactor()).as("-1: the broker's default").isEqualTo((short) -1);
         assertThat(state.configs()).isEqualTo(Map.of("cleanup.policy", "compact"));
-        assertThat(new NewTopic("x", Optional.of(1), Optional.empty()).replicationFactor()).isEqualTo((short) -1);
+        assertThat(new NewTopic("x", Optional.of(1), Optional.empty()).replicationFactor())
+                .isEqualTo((short) -1);
     }
 
     @Test

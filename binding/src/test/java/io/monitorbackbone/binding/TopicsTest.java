@@ -1,11 +1,10 @@
 package io.monitorbackbone.binding;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class TopicsTest {
     @Test
@@ -20,8 +19,17 @@ class TopicsTest {
     @Test
     void thePatternMatchesEveryMonitorsLogAndNoTable() {
         assertThat(Topics.OBS.matcher(Topics.obs("ci")).matches()).isTrue();
-        for (String table : List.of(Topics.MONITORS, Topics.SUBSCRIPTIONS, Topics.CURSORS, Topics.SWEEPER, Topics.STATE,
-                Topics.LEASE_COMMANDS, Topics.LEASE_REPLIES, Topics.LEASES, Topics.LEASE_SUBJECTS, Topics.OBS_PREFIX)) {
+        for (String table : List.of(
+                Topics.MONITORS,
+                Topics.SUBSCRIPTIONS,
+                Topics.CURSORS,
+                Topics.SWEEPER,
+                Topics.STATE,
+                Topics.LEASE_COMMANDS,
+                Topics.LEASE_REPLIES,
+                Topics.LEASES,
+                Topics.LEASE_SUBJECTS,
+                Topics.OBS_PREFIX)) {
             assertThat(Topics.OBS.matcher(table).matches()).as(table).isFalse();
             assertThat(Topics.isObs(table)).as(table).isFalse();
         }
@@ -29,15 +37,32 @@ class TopicsTest {
 
     @Test
     void aTopicThatIsNoMonitorsLogNamesNoMonitor() {
-        assertThatThrownBy(() -> Topics.monitorOf(Topics.MONITORS)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Topics.monitorOf(Topics.MONITORS))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining(Topics.MONITORS);
     }
 
     @Test
     void theNamesAreTheOnesTheDocsAndTheDataDirectoryShow() {
-        assertThat(List.of(Topics.MONITORS, Topics.SUBSCRIPTIONS, Topics.CURSORS, Topics.SWEEPER, Topics.STATE,
-                Topics.LEASE_COMMANDS, Topics.LEASE_REPLIES, Topics.LEASES, Topics.LEASE_SUBJECTS))
-                .containsExactly("mp.monitors", "mp.subscriptions", "mp.cursors", "mp.sweeper", "mp.state",
-                        "mp.lease-commands", "mp.lease-replies", "mp.leases", "mp.lease-subjects");
+        assertThat(List.of(
+                        Topics.MONITORS,
+                        Topics.SUBSCRIPTIONS,
+                        Topics.CURSORS,
+                        Topics.SWEEPER,
+                        Topics.STATE,
+                        Topics.LEASE_COMMANDS,
+                        Topics.LEASE_REPLIES,
+                        Topics.LEASES,
+                        Topics.LEASE_SUBJECTS))
+                .containsExactly(
+                        "mp.monitors",
+                        "mp.subscriptions",
+                        "mp.cursors",
+                        "mp.sweeper",
+                        "mp.state",
+                        "mp.lease-commands",
+                        "mp.lease-replies",
+                        "mp.leases",
+                        "mp.lease-subjects");
     }
 }

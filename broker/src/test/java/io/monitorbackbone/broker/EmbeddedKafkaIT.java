@@ -14,10 +14,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
-
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -40,15 +40,25 @@ class EmbeddedKafkaIT {
     void keepsTopicsAndRecordsAcrossARestart() throws Exception {
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0)) {
             assertThat(kafka.bootstrapServers()).isEqualTo("127.0.0.1:" + kafka.port());
-            try (Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
-                admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
-                assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get())
+            try (Admin admin =
+                    Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+                admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1)))
+                        .all()
+                        .get();
+                assertThatThrownBy(() -> admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1)))
+                                .all()
+                                .get())
                         .isInstanceOf(ExecutionException.class)
                         .hasCauseInstanceOf(TopicExistsException.class);
             }
             try (KafkaProducer<String, String> producer = new KafkaProducer<>(
-                    Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers(), ProducerConfig.ACKS_CONFIG, "all"),
-                    new StringSerializer(), new StringSerializer())) {
+                    Map.of(
+                            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                            kafka.bootstrapServers(),
+                            ProducerConfig.ACKS_CONFIG,
+                            "all"),
+                    new StringSerializer(),
+                    new StringSerializer())) {
                 producer.send(new ProducerRecord<>(TOPIC, "k", "v")).get();
             }
             assertThat(readAll(kafka)).containsExactly("k=v");
@@ -69,9 +79,11 @@ class EmbeddedKafkaIT {
                     .hasMessageContaining("Address already in use");
         }
         // Yammer's meter tick threads belong to a JVM-wide registry that Kafka never stops.
-        await().atMost(Duration.ofSeconds(60)).pollInSameThread().untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
-                .filteredOn(t -> !before.contains(t) && !t.getName().startsWith("metrics-meter-tick"))
-                .isEmpty());
+        await().atMost(Duration.ofSeconds(60))
+                .pollInSameThread()
+                .untilAsserted(() -> assertThat(Thread.getAllStackTraces().keySet())
+                        .filteredOn(t -> !before.contains(t) && !t.getName().startsWith("metrics-meter-tick"))
+                        .isEmpty());
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0)) {
             assertThat(kafka.port()).isPositive();
         }
@@ -86,17 +98,136 @@ class EmbeddedKafkaIT {
         }
     }
 
+    @Test
+    void withAUserBothListenersRequireItAndARestartKeepsIt() throws Exception {
+        ClientCredentials user = ClientCredentials.generate();
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0, user, true)) {
+            assertThat(kafka.clientProperties())
+                    .containsEntry("security.protocol", "SASL_PLAINTEXT")
+                    .containsEntry("sasl.mechanism", "SCRAM-SHA-512");
+            write(kafka.clientProperties());
+            assertThat(readAll(kafka.clientProperties())).containsExactly("k=v");
+            assertRefused(kafka.bootstrapServers(), Map.of());
+            assertRefused(kafka.bootstrapServers(), ClientCredentials.generate().securityProperties());
+            assertControllerRefusesAnonymousAdmins(kafka, user);
+        }
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0, user, false)) {
+            assertThat(readAll(kafka.clientProperties())).containsExactly("k=v");
+            assertRefused(kafka.bootstrapServers(), Map.of());
+        }
+    }
+
+    @Test
+    void aDirectoryFormattedWithoutAUserTakesTheOneItIsStartedWith() throws Exception {
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0)) {
+            write(kafka.clientProperties());
+        }
+        ClientCredentials first = ClientCredentials.generate();
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0, first, true)) {
+            assertThat(readAll(kafka.clientProperties())).containsExactly("k=v");
+            assertRefused(kafka.bootstrapServers(), Map.of());
+        }
+        // Credentials lost: the directory takes new ones, and the old password no longer opens it.
+        ClientCredentials second = ClientCredentials.generate();
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(dir, 0, second, true)) {
+            assertThat(readAll(kafka.clientProperties())).containsExactly("k=v");
+            assertRefused(kafka.bootstrapServers(), first.securityProperties());
+        }
+    }
+
+    @Test
+    void credentialsAreWrittenForTheOwnerOnlyAndReadBack() throws Exception {
+        Path data = dir.resolve("data");
+        ClientCredentials user = ClientCredentials.generate();
+        Path file = user.write(data, "127.0.0.1:1");
+        assertThat(java.nio.file.Files.getPosixFilePermissions(file))
+                .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        assertThat(java.nio.file.Files.getPosixFilePermissions(data))
+                .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        assertThat(ClientCredentials.read(data)).isEqualTo(user);
+        assertThat(ClientCredentials.read(dir.resolve("none"))).isNull();
+        assertThat(user.toString()).doesNotContain(user.password());
+        java.util.Properties p = new java.util.Properties();
+        try (var in = java.nio.file.Files.newBufferedReader(file)) {
+            p.load(in);
+        }
+        assertThat(p)
+                .containsEntry("bootstrap.servers", "127.0.0.1:1")
+                .containsEntry("security.protocol", "SASL_PLAINTEXT")
+                .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+                .containsKey("sasl.jaas.config");
+    }
+
+    private static void write(Map<String, String> client) throws Exception {
+        Map<String, Object> p = new java.util.HashMap<>(client);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (Admin admin = Admin.create(new java.util.HashMap<>(client))) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1))).all().get();
+        }
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
+            producer.send(new ProducerRecord<>(TOPIC, "k", "v")).get();
+        }
+    }
+
+    /** Without the user a client gets nothing: no metadata (no credentials), or an authentication error (wrong ones). */
+    private static void assertRefused(String bootstrap, Map<String, String> security) {
+        Map<String, Object> p = new java.util.HashMap<>(security);
+        p.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000);
+        try (KafkaConsumer<String, String> consumer =
+                new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {
+            assertThatThrownBy(() -> consumer.partitionsFor(TOPIC))
+                    .isInstanceOfAny(
+                            org.apache.kafka.common.errors.TimeoutException.class,
+                            org.apache.kafka.common.errors.AuthenticationException.class);
+            if (!security.isEmpty()) {
+                assertThatThrownBy(() -> consumer.partitionsFor(TOPIC))
+                        .isInstanceOf(org.apache.kafka.common.errors.SaslAuthenticationException.class);
+            }
+        }
+    }
+
+    /** An admin without the password cannot reach the controller, which would otherwise create users and topics. */
+    private static void assertControllerRefusesAnonymousAdmins(EmbeddedKafka kafka, ClientCredentials user) {
+        Map<String, Object> p = new java.util.HashMap<>();
+        p.put(org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_CONTROLLERS_CONFIG, kafka.controllerServers());
+        p.put(org.apache.kafka.clients.admin.AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 3_000);
+        p.put(org.apache.kafka.clients.admin.AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2_000);
+        // describeCluster is one of the calls an admin client sends to controllers; an open controller would answer
+        // it, and incrementalAlterConfigs (the broker's listeners among them) just as well.
+        try (Admin admin = Admin.create(p)) {
+            assertThatThrownBy(() -> admin.describeCluster().clusterId().get()).isInstanceOf(ExecutionException.class);
+        }
+        p.put(org.apache.kafka.clients.admin.AdminClientConfig.SECURITY_PROTOCOL_CONFIG, "SASL_PLAINTEXT");
+        p.put(org.apache.kafka.common.config.SaslConfigs.SASL_MECHANISM, "PLAIN");
+        p.put(
+                org.apache.kafka.common.config.SaslConfigs.SASL_JAAS_CONFIG,
+                user.jaas("org.apache.kafka.common.security.plain.PlainLoginModule"));
+        p.put(org.apache.kafka.clients.admin.AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 30_000);
+        p.put(org.apache.kafka.clients.admin.AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000);
+        try (Admin admin = Admin.create(p)) {
+            assertThat(admin.describeCluster().clusterId())
+                    .as("the controller with the password")
+                    .succeedsWithin(Duration.ofSeconds(60));
+        }
+    }
+
     private static List<String> readAll(EmbeddedKafka kafka) {
+        return readAll(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+    }
+
+    private static List<String> readAll(Map<String, String> client) {
         try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
-                Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
-                new StringDeserializer(), new StringDeserializer())) {
+                new java.util.HashMap<>(client), new StringDeserializer(), new StringDeserializer())) {
             TopicPartition partition = new TopicPartition(TOPIC, 0);
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
             List<String> seen = new ArrayList<>();
             await().atMost(Duration.ofSeconds(10)).pollInSameThread().until(() -> {
                 consumer.poll(Duration.ofMillis(200)).forEach(r -> seen.add(r.key() + "=" + r.value()));
-                return consumer.position(partition) >= consumer.endOffsets(List.of(partition)).get(partition);
+                return consumer.position(partition)
+                        >= consumer.endOffsets(List.of(partition)).get(partition);
             });
             return seen;
         }

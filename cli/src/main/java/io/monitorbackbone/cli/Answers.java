@@ -1,7 +1,6 @@
 package io.monitorbackbone.cli;
 
 import java.io.PrintWriter;
-
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
@@ -10,10 +9,9 @@ import picocli.CommandLine.Model.CommandSpec;
  */
 final class Answers {
 
-    private Answers() {
-    }
+    private Answers() {}
 
-    static int print(CommandSpec spec, Api api, Api.Reply reply) {
+    static int print(CommandSpec spec, MonitorClient api, MonitorClient.Reply reply) {
         PrintWriter out = spec.commandLine().getOut();
         if (reply.body() != null && !reply.body().isBlank()) {
             out.println(reply.body().strip());

@@ -2,23 +2,20 @@ package io.monitorbackbone.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.protocol.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import io.monitorbackbone.protocol.Json;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 
 /** Request bodies from the command line: {@code --body} (JSON, {@code @file} or {@code -} for stdin) plus field options. */
 final class Bodies {
 
-    private Bodies() {
-    }
+    private Bodies() {}
 
     /** The object {@code --body} names, or {@code {}}; a body that is not a JSON object is a usage error. */
     static ObjectNode object(CommandSpec spec, String body, InputStream stdin) {
@@ -62,7 +59,8 @@ final class Bodies {
             }
             return body;
         } catch (IOException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "cannot read the body from " + body + ": " + e.getMessage());
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "cannot read the body from " + body + ": " + e.getMessage());
         }
     }
 }

@@ -1,13 +1,11 @@
 package io.monitorbackbone.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.protocol.Json;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import io.monitorbackbone.protocol.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,48 +16,80 @@ import picocli.CommandLine.Spec;
 /** The one-request commands: each sends one request and prints the server's answer (see {@link Answers}). */
 final class Commands {
 
-    private Commands() {
-    }
+    private Commands() {}
 
-    @Command(name = "ack", description = "Move a subscription's cursor forward (cumulative): everything below CURSOR is done.")
+    @Command(
+            name = "ack",
+            description = "Move a subscription's cursor forward (cumulative): everything below CURSOR is done.")
     static final class Ack implements Callable<Integer> {
         @Spec
         CommandSpec spec;
+
         @Mixin
         ServerOptions server;
+
         @Option(names = "--subscription", required = true, paramLabel = "ID")
         String subscription;
-        @Option(names = "--cursor", required = true, paramLabel = "N", description = "The next seq to deliver, e.g. what a NEXT line said.")
+
+        @Option(
+                names = "--cursor",
+                required = true,
+                paramLabel = "N",
+                description = "The next seq to deliver, e.g. what a NEXT line said.")
         long cursor;
 
         @Override
         public Integer call() {
-            Api api = server.api();
-            ObjectNode body = Json.object().put("cursor", cursor);
-            return Answers.print(spec, api, api.post("subscriptions/" + Api.segment(subscription) + "/ack", body, server.requiredToken()));
+            MonitorClient api = server.api();
+            ObjectNode body = new io.monitorbackbone.protocol.request.Ack(cursor).toJson();
+            return Answers.print(
+                    spec,
+                    api,
+                    api.post(
+                            "subscriptions/" + MonitorClient.segment(subscription) + "/ack",
+                            body,
+                            server.requiredToken()));
         }
     }
 
-    @Command(name = "pull", description = "One pull: observations from the cursor (or from --cursor, a replay); never moves the cursor.")
+    @Command(
+            name = "pull",
+            description =
+                    "One pull: observations from the cursor (or from --cursor, a replay); never moves the cursor.")
     static final class Pull implements Callable<Integer> {
         @Spec
         CommandSpec spec;
+
         @Mixin
         ServerOptions server;
+
         @Option(names = "--subscription", required = true, paramLabel = "ID")
         String subscription;
-        @Option(names = "--cursor", paramLabel = "N", description = "Replay from this seq instead of the committed cursor.")
+
+        @Option(
+                names = "--cursor",
+                paramLabel = "N",
+                description = "Replay from this seq instead of the committed cursor.")
         Long cursor;
-        @Option(names = "--wait", paramLabel = "S", description = "Park up to S seconds when nothing is there (default 0).")
+
+        @Option(
+                names = "--wait",
+                paramLabel = "S",
+                description = "Park up to S seconds when nothing is there (default 0).")
         Integer waitSeconds;
+
         @Option(names = "--limit", paramLabel = "N")
         Integer limit;
-        @Option(names = "--filter", paramLabel = "KEY=VALUE", description = "An inline filter key (types, subjects, #tag, ...); narrows only. Repeatable.")
+
+        @Option(
+                names = "--filter",
+                paramLabel = "KEY=VALUE",
+                description = "An inline filter key (types, subjects, #tag, ...); narrows only. Repeatable.")
         List<String> filters = new ArrayList<>();
 
         @Override
         public Integer call() {
-            Api api = server.api();
+            MonitorClient api = server.api();
             List<String> query = new ArrayList<>();
             if (cursor != null) {
                 query.add("cursor=" + cursor);
@@ -75,10 +105,11 @@ final class Commands {
                 if (eq <= 0) {
                     throw new ParameterException(spec.commandLine(), "--filter takes KEY=VALUE, not " + f);
                 }
-                query.add(Api.segment(f.substring(0, eq)) + "=" + Api.segment(f.substring(eq + 1)));
+                query.add(MonitorClient.segment(f.substring(0, eq)) + "=" + MonitorClient.segment(f.substring(eq + 1)));
             }
-            String path = "subscriptions/" + Api.segment(subscription) + "/pull" + (query.isEmpty() ? "" : "?" + String.join("&", query));
-            long timeout = Api.DEFAULT_TIMEOUT.toSeconds() + (waitSeconds == null ? 0 : waitSeconds);
+            String path = "subscriptions/" + MonitorClient.segment(subscription) + "/pull"
+                    + (query.isEmpty() ? "" : "?" + String.join("&", query));
+            long timeout = MonitorClient.DEFAULT_TIMEOUT.toSeconds() + (waitSeconds == null ? 0 : waitSeconds);
             return Answers.print(spec, api, api.get(path, server.requiredToken(), Duration.ofSeconds(timeout)));
         }
     }
@@ -87,28 +118,40 @@ final class Commands {
     static final class Publish implements Callable<Integer> {
         @Spec
         CommandSpec spec;
+
         @Mixin
         ServerOptions server;
+
         @Option(names = "--monitor", required = true, paramLabel = "ID")
         String monitor;
+
         @Option(names = "--type", paramLabel = "TYPE", description = "Reverse-DNS type, e.g. com.example.ci.run.")
         String type;
+
         @Option(names = "--subject", paramLabel = "SUBJECT")
         String subject;
+
         @Option(names = "--actor", paramLabel = "ACTOR", description = "e.g. probe:ci, agent:claude, human:dana.")
         String actor;
+
         @Option(names = "--tier", paramLabel = "TIER")
         String tier;
+
         @Option(names = "--origin", paramLabel = "ORIGIN")
         String origin;
+
         @Option(names = "--data", paramLabel = "JSON", description = "The observation's data, a JSON value.")
         String data;
-        @Option(names = "--body", paramLabel = "JSON|@FILE|-", description = "The whole request body; the options above override its fields.")
+
+        @Option(
+                names = "--body",
+                paramLabel = "JSON|@FILE|-",
+                description = "The whole request body; the options above override its fields.")
         String body;
 
         @Override
         public Integer call() {
-            Api api = server.api();
+            MonitorClient api = server.api();
             ObjectNode request = Bodies.object(spec, body, System.in);
             Bodies.put(request, "type", type);
             Bodies.put(request, "subject", subject);
@@ -118,34 +161,61 @@ final class Commands {
             if (data != null) {
                 request.set("data", Bodies.json(spec, "--data", data));
             }
-            return Answers.print(spec, api, api.post("monitors/" + Api.segment(monitor) + "/observations", request, server.requiredToken()));
+            return Answers.print(
+                    spec,
+                    api,
+                    api.post(
+                            "monitors/" + MonitorClient.segment(monitor) + "/observations",
+                            request,
+                            server.requiredToken()));
         }
     }
 
-    @Command(name = "subscribe", description = "Subscribe a reader to a monitor (or re-key its subscription); the answer holds the token, shown once.")
+    @Command(
+            name = "subscribe",
+            description =
+                    "Subscribe a reader to a monitor (or re-key its subscription); the answer holds the token, shown once.")
     static final class Subscribe implements Callable<Integer> {
         @Spec
         CommandSpec spec;
+
         @Mixin
         ServerOptions server;
+
         @Option(names = "--monitor", required = true, paramLabel = "ID")
         String monitor;
+
         @Option(names = "--subscriber", required = true, paramLabel = "NAME", description = "e.g. agent:claude.")
         String subscriber;
-        @Option(names = "--capabilities", split = ",", paramLabel = "CAP", description = "observe, react, act (comma-separated).")
+
+        @Option(
+                names = "--capabilities",
+                split = ",",
+                paramLabel = "CAP",
+                description = "observe, react, act (comma-separated).")
         List<String> capabilities;
-        @Option(names = "--filter", paramLabel = "JSON", description = "A stored filter, e.g. '{\"types\":[\"com.example.*\"]}'.")
+
+        @Option(
+                names = "--filter",
+                paramLabel = "JSON",
+                description = "A stored filter, e.g. '{\"types\":[\"com.example.*\"]}'.")
         String filter;
+
         @Option(names = "--from", paramLabel = "head|earliest|N")
         String from;
+
         @Option(names = "--reset-policy", paramLabel = "none|earliest|latest")
         String resetPolicy;
-        @Option(names = "--body", paramLabel = "JSON|@FILE|-", description = "The whole request body; the options above override its fields.")
+
+        @Option(
+                names = "--body",
+                paramLabel = "JSON|@FILE|-",
+                description = "The whole request body; the options above override its fields.")
         String body;
 
         @Override
         public Integer call() {
-            Api api = server.api();
+            MonitorClient api = server.api();
             ObjectNode request = Bodies.object(spec, body, System.in);
             Bodies.put(request, "monitor", monitor);
             Bodies.put(request, "subscriber", subscriber);
@@ -171,15 +241,20 @@ final class Commands {
     static final class State implements Callable<Integer> {
         @Spec
         CommandSpec spec;
+
         @Mixin
         ServerOptions server;
+
         @Option(names = "--monitor", required = true, paramLabel = "ID")
         String monitor;
 
         @Override
         public Integer call() {
-            Api api = server.api();
-            return Answers.print(spec, api, api.get("monitors/" + Api.segment(monitor) + "/state", server.optionalToken()));
+            MonitorClient api = server.api();
+            return Answers.print(
+                    spec,
+                    api,
+                    api.get("monitors/" + MonitorClient.segment(monitor) + "/state", server.optionalToken()));
         }
     }
 
@@ -187,12 +262,13 @@ final class Commands {
     static final class Monitors implements Callable<Integer> {
         @Spec
         CommandSpec spec;
+
         @Mixin
         ServerOptions server;
 
         @Override
         public Integer call() {
-            Api api = server.api();
+            MonitorClient api = server.api();
             return Answers.print(spec, api, api.get("monitors", server.optionalToken()));
         }
     }

@@ -11,6 +11,5 @@ final class Exit {
     /** No answer: connection refused, timed out, or a 5xx from a server that could not do its part. */
     static final int UNREACHABLE = 3;
 
-    private Exit() {
-    }
+    private Exit() {}
 }

@@ -1,12 +1,10 @@
 package io.monitorbackbone.cli;
 
-import java.util.ArrayList;
-import java.util.List;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-
 import io.monitorbackbone.protocol.Json;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The lines {@code mp watch} prints, one event each, never spanning two lines: an agent's Monitor tool turns every
@@ -17,10 +15,10 @@ final class Lines {
 
     /** Longest {@code data=} value, "..." included, as the reference watch cuts it. */
     static final int DATA_MAX = 400;
+
     private static final String CUT = "...";
 
-    private Lines() {
-    }
+    private Lines() {}
 
     /** {@code kind} is OBS, or CATCHUP for the backlog that was already in the log when the watch started. */
     static String observation(String kind, JsonNode o) {
@@ -68,11 +66,13 @@ final class Lines {
     }
 
     static String down(String reason, boolean retrying) {
-        return "DOWN " + oneLine(reason) + (retrying ? "; retrying, nothing is lost while the server is away" : "; not retrying (--once)");
+        return "DOWN " + oneLine(reason)
+                + (retrying ? "; retrying, nothing is lost while the server is away" : "; not retrying (--once)");
     }
 
     static String up(Long resumeAt) {
-        return "UP the server answers again; resuming " + (resumeAt == null ? "from the subscription's cursor" : "at " + resumeAt);
+        return "UP the server answers again; resuming "
+                + (resumeAt == null ? "from the subscription's cursor" : "at " + resumeAt);
     }
 
     static String error(int status, String body) {

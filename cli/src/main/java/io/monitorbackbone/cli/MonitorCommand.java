@@ -1,11 +1,9 @@
 package io.monitorbackbone.cli;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.protocol.Json;
 import java.util.List;
 import java.util.concurrent.Callable;
-
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import io.monitorbackbone.protocol.Json;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -15,7 +13,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code mp monitor get|create}: one monitor's definition. */
-@Command(name = "monitor", description = "Get or create one monitor.",
+@Command(
+        name = "monitor",
+        description = "Get or create one monitor.",
         subcommands = {MonitorCommand.Get.class, MonitorCommand.Create.class})
 final class MonitorCommand implements Callable<Integer> {
 
@@ -31,15 +31,17 @@ final class MonitorCommand implements Callable<Integer> {
     static final class Get implements Callable<Integer> {
         @Spec
         CommandSpec spec;
+
         @Mixin
         ServerOptions server;
+
         @Parameters(paramLabel = "ID")
         String id;
 
         @Override
         public Integer call() {
-            Api api = server.api();
-            return Answers.print(spec, api, api.get("monitors/" + Api.segment(id), server.optionalToken()));
+            MonitorClient api = server.api();
+            return Answers.print(spec, api, api.get("monitors/" + MonitorClient.segment(id), server.optionalToken()));
         }
     }
 
@@ -47,28 +49,44 @@ final class MonitorCommand implements Callable<Integer> {
     static final class Create implements Callable<Integer> {
         @Spec
         CommandSpec spec;
+
         @Mixin
         ServerOptions server;
+
         @Option(names = "--id", paramLabel = "ID")
         String id;
+
         @Option(names = "--name", paramLabel = "NAME")
         String name;
+
         @Option(names = "--owner", paramLabel = "ACTOR", description = "e.g. human:dana, agent:bot.")
         String owner;
+
         @Option(names = "--visibility", paramLabel = "private|shared|public")
         String visibility;
+
         @Option(names = "--horizon", paramLabel = "HORIZON")
         String horizon;
+
         @Option(names = "--capabilities", split = ",", paramLabel = "CAP")
         List<String> capabilities;
-        @Option(names = "--types", split = ",", paramLabel = "TYPE", description = "Declared reverse-DNS types (comma-separated).")
+
+        @Option(
+                names = "--types",
+                split = ",",
+                paramLabel = "TYPE",
+                description = "Declared reverse-DNS types (comma-separated).")
         List<String> types;
-        @Option(names = "--body", paramLabel = "JSON|@FILE|-", description = "The whole definition; the options above override its fields.")
+
+        @Option(
+                names = "--body",
+                paramLabel = "JSON|@FILE|-",
+                description = "The whole definition; the options above override its fields.")
         String body;
 
         @Override
         public Integer call() {
-            Api api = server.api();
+            MonitorClient api = server.api();
             ObjectNode request = Bodies.object(spec, body, System.in);
             Bodies.put(request, "id", id);
             Bodies.put(request, "name", name);

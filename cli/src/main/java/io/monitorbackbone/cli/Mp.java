@@ -6,35 +6,42 @@ import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
-
 import java.util.concurrent.Callable;
-
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code mp}: the protocol's client commands. Every one talks REST to {@code --base}; none needs Kafka. */
-@Command(name = "mp",
+/**
+ * {@code mp}: the protocol's client commands. Every one talks REST to {@code --base}, except {@code kafka-config}, which
+ * reads a file under the server's data directory; none needs Kafka.
+ */
+@Command(
+        name = "mp",
         scope = CommandLine.ScopeType.INHERIT,
         mixinStandardHelpOptions = true,
         version = "mp 0.1 (Monitor Protocol v0.1)",
         description = "Talks to a Monitor Protocol server over REST (default http://127.0.0.1:8130, or $MP_BASE).",
-        footer = {"", "The server's reply goes to stdout as it came. Exit status: 0 answered; 1 refused by the server "
-                + "(its error body is on stdout); 2 bad command line; 3 no answer (connection refused, timeout, 5xx; "
-                + "one line on stderr)."},
+        footer = {
+            "",
+            "The server's reply goes to stdout as it came. Exit status: 0 answered; 1 refused by the server "
+                    + "(its error body is on stdout); 2 bad command line; 3 no answer (connection refused, timeout, 5xx; "
+                    + "one line on stderr)."
+        },
         subcommands = {
-                Watch.class,
-                Commands.Ack.class,
-                Commands.Pull.class,
-                Commands.Publish.class,
-                Commands.Subscribe.class,
-                Commands.State.class,
-                Commands.Monitors.class,
-                MonitorCommand.class,
-                ConformCommand.class,
-                McpCommand.class,
-                CommandLine.HelpCommand.class})
+            Watch.class,
+            Commands.Ack.class,
+            Commands.Pull.class,
+            Commands.Publish.class,
+            Commands.Subscribe.class,
+            Commands.State.class,
+            Commands.Monitors.class,
+            MonitorCommand.class,
+            ConformCommand.class,
+            McpCommand.class,
+            KafkaConfigCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class Mp implements Callable<Integer> {
 
     @Spec
@@ -53,13 +60,15 @@ public final class Mp implements Callable<Integer> {
 
     static int run(String... args) {
         // Explicit UTF-8 and a flush at every line: stdout may be a pipe to an agent's Monitor tool, in a C locale.
-        PrintWriter out = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), UTF_8), true);
-        PrintWriter err = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), UTF_8), true);
+        PrintWriter out =
+                new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), UTF_8), true);
+        PrintWriter err =
+                new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), UTF_8), true);
         CommandLine line = new CommandLine(new Mp())
                 .setOut(out)
                 .setErr(err)
                 .setExecutionExceptionHandler((e, commandLine, parsed) -> {
-                    if (e instanceof Api.Unreachable unreachable) {
+                    if (e instanceof MonitorClient.Unreachable unreachable) {
                         err.println("mp: " + unreachable.getMessage());
                         err.flush();
                         return Exit.UNREACHABLE;

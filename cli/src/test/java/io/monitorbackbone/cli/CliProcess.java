@@ -233,8 +233,8 @@ final class CliProcess implements AutoCloseable {
     }
 
     private String transcript() {
-        return "\n---- " + String.join(" ", command) + " ----\nstdout:\n  "
-                + String.join("\n  ", stdout) + "\nstderr:\n  " + stderr.toString().strip().replace("\n", "\n  ");
+        return "\n---- " + String.join(" ", command) + " ----\nstdout:\n  " + String.join("\n  ", stdout)
+                + "\nstderr:\n  " + stderr.toString().strip().replace("\n", "\n  ");
     }
 
     private static Thread daemon(String name, Runnable body) {

@@ -9,8 +9,7 @@ final class CliServer {
     static final String ADMIN_TOKEN = "admin-" + Long.toHexString(System.nanoTime());
     private static ServerProcess server;
 
-    private CliServer() {
-    }
+    private CliServer() {}
 
     static synchronized Http http() {
         if (server == null) {

@@ -2,17 +2,14 @@ package io.monitorbackbone.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.testsupport.FreePorts;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import io.monitorbackbone.protocol.Json;
-import io.monitorbackbone.testsupport.FreePorts;
 
 /** The one-request commands as a user types them: the server's JSON on stdout, and the exit status says how it went. */
 class CommandsIT {
@@ -23,15 +20,39 @@ class CommandsIT {
     void theReadmeWalkthroughWorksWithMpAlone() {
         String id = "walk-" + Long.toHexString(System.nanoTime());
 
-        JsonNode created = json(ok("monitor", "create", "--id", id, "--visibility", "public", "--types", "com.example.ci.run"));
+        JsonNode created =
+                json(ok("monitor", "create", "--id", id, "--visibility", "public", "--types", "com.example.ci.run"));
         String owner = created.get("owner_token").asText();
-        JsonNode published = json(ok("publish", "--monitor", id, "--token", owner, "--type", "com.example.ci.run",
-                "--subject", "build-412", "--actor", "probe:ci", "--origin", "probe", "--data", "{\"status\":\"failed\"}"));
-        JsonNode subscribed = json(ok("subscribe", "--monitor", id, "--subscriber", "agent:claude", "--capabilities", "observe"));
+        JsonNode published = json(ok(
+                "publish",
+                "--monitor",
+                id,
+                "--token",
+                owner,
+                "--type",
+                "com.example.ci.run",
+                "--subject",
+                "build-412",
+                "--actor",
+                "probe:ci",
+                "--origin",
+                "probe",
+                "--data",
+                "{\"status\":\"failed\"}"));
+        JsonNode subscribed =
+                json(ok("subscribe", "--monitor", id, "--subscriber", "agent:claude", "--capabilities", "observe"));
         String subscription = subscribed.at("/subscription/id").asText();
         String reader = subscribed.get("token").asText();
-        JsonNode pulled = json(ok("pull", "--subscription", subscription, "--token", reader, "--filter", "types=com.example.ci.run"));
-        JsonNode acked = json(ok("ack", "--subscription", subscription, "--token", reader, "--cursor", pulled.get("next").asText()));
+        JsonNode pulled = json(
+                ok("pull", "--subscription", subscription, "--token", reader, "--filter", "types=com.example.ci.run"));
+        JsonNode acked = json(ok(
+                "ack",
+                "--subscription",
+                subscription,
+                "--token",
+                reader,
+                "--cursor",
+                pulled.get("next").asText()));
         JsonNode state = json(ok("state", "--monitor", id));
         JsonNode listed = json(ok("monitors"));
         JsonNode got = json(ok("monitor", "get", id));
@@ -39,11 +60,17 @@ class CommandsIT {
         assertThat(created.at("/monitor/id").asText()).isEqualTo(id);
         assertThat(published.get("seq").asLong()).isEqualTo(2);
         assertThat(published.at("/observation/data/status").asText()).isEqualTo("failed");
-        assertThat(pulled.get("observations")).extracting(o -> o.get("subject").asText()).containsExactly("build-412");
-        assertThat(acked.get("cursor").asLong()).isEqualTo(pulled.get("next").asLong()).isEqualTo(4);
+        assertThat(pulled.get("observations"))
+                .extracting(o -> o.get("subject").asText())
+                .containsExactly("build-412");
+        assertThat(acked.get("cursor").asLong())
+                .isEqualTo(pulled.get("next").asLong())
+                .isEqualTo(4);
         assertThat(state.get("monitor").asText()).isEqualTo(id);
         assertThat(state.get("head").asLong()).isEqualTo(3);
-        assertThat(listed.get("monitors")).extracting(mon -> mon.get("id").asText()).contains(id);
+        assertThat(listed.get("monitors"))
+                .extracting(mon -> mon.get("id").asText())
+                .contains(id);
         assertThat(got.get("types")).extracting(JsonNode::asText).containsExactly("com.example.ci.run");
     }
 
@@ -52,7 +79,8 @@ class CommandsIT {
         String id = "refuse-" + Long.toHexString(System.nanoTime());
         ok("monitor", "create", "--id", id, "--visibility", "public");
 
-        CliProcess.Finished refused = CliProcess.run(base, "publish", "--monitor", id, "--token", "not-the-owner", "--type", "demo.x");
+        CliProcess.Finished refused =
+                CliProcess.run(base, "publish", "--monitor", id, "--token", "not-the-owner", "--type", "demo.x");
 
         assertThat(refused.exit()).isEqualTo(1);
         assertThat(json(refused).get("code").asText()).isEqualTo("UNAUTHORIZED");
@@ -68,7 +96,8 @@ class CommandsIT {
         String token = subscribed.get("token").asText();
         ok("ack", "--subscription", subscription, "--token", token, "--cursor", "2");
 
-        CliProcess.Finished refused = CliProcess.run(base, "ack", "--subscription", subscription, "--token", token, "--cursor", "1");
+        CliProcess.Finished refused =
+                CliProcess.run(base, "ack", "--subscription", subscription, "--token", token, "--cursor", "1");
 
         assertThat(refused.exit()).isEqualTo(1);
         assertThat(json(refused).get("code").asText()).isEqualTo("CURSOR_BACKWARDS");
@@ -82,13 +111,16 @@ class CommandsIT {
 
         assertThat(failed.exit()).isEqualTo(3);
         assertThat(failed.stdout()).isEmpty();
-        assertThat(failed.stderr().strip()).startsWith("mp: cannot connect to " + nowhere).doesNotContain("\n");
+        assertThat(failed.stderr().strip())
+                .startsWith("mp: cannot connect to " + nowhere)
+                .doesNotContain("\n");
     }
 
     @Test
     void aBadCommandLineIsExitStatusTwoAndSendsNothing() {
         CliProcess.Finished noToken = CliProcess.run(base, "ack", "--subscription", "sub-x", "--cursor", "1");
-        CliProcess.Finished badJson = CliProcess.run(base, "publish", "--monitor", "x", "--token", "t", "--data", "{nope");
+        CliProcess.Finished badJson =
+                CliProcess.run(base, "publish", "--monitor", "x", "--token", "t", "--data", "{nope");
 
         assertThat(noToken.exit()).isEqualTo(2);
         assertThat(noToken.stderr()).contains("needs a token");
@@ -100,7 +132,8 @@ class CommandsIT {
     void theRepositorysMpScriptHandsClientCommandsToTheJar() {
         Path script = Path.of(System.getProperty("mp.repo.root"), "mp");
         CliProcess.Finished listed;
-        try (CliProcess p = CliProcess.startCommand(List.of(script.toString(), "monitors"), Map.of("MP_BASE", base.toString()))) {
+        try (CliProcess p =
+                CliProcess.startCommand(List.of(script.toString(), "monitors"), Map.of("MP_BASE", base.toString()))) {
             listed = p.finish();
         }
 
@@ -110,7 +143,9 @@ class CommandsIT {
 
     private String ok(String... args) {
         CliProcess.Finished done = CliProcess.run(base, args);
-        assertThat(done.exit()).as("mp %s\nstdout: %s\nstderr: %s", String.join(" ", args), done.out(), done.stderr()).isZero();
+        assertThat(done.exit())
+                .as("mp %s\nstdout: %s\nstderr: %s", String.join(" ", args), done.out(), done.stderr())
+                .isZero();
         return done.out();
     }
 

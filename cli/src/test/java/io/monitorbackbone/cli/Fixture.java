@@ -2,9 +2,8 @@ package io.monitorbackbone.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-
 import io.monitorbackbone.testsupport.Http;
+import java.net.URI;
 
 /** What a test needs set up before {@code mp} runs, made over plain HTTP so that only the command under test is the cli. */
 final class Fixture {
@@ -20,16 +19,17 @@ final class Fixture {
         return http.base();
     }
 
-    record Monitor(String id, String ownerToken) {
-    }
+    record Monitor(String id, String ownerToken) {}
 
-    record Reader(String subscription, String token) {
-    }
+    record Reader(String subscription, String token) {}
 
     Monitor monitor(String prefix) {
         String id = prefix + "-" + Long.toHexString(System.nanoTime());
-        Http.Response r = http.post("/mp/v0/monitors",
-                "{\"id\":\"" + id + "\",\"visibility\":\"public\",\"capabilities\":[\"observe\"],\"types\":[\"" + TYPE + "\"]}", null);
+        Http.Response r = http.post(
+                "/mp/v0/monitors",
+                "{\"id\":\"" + id + "\",\"visibility\":\"public\",\"capabilities\":[\"observe\"],\"types\":[\"" + TYPE
+                        + "\"]}",
+                null);
         assertThat(r.status()).as(r.body()).isEqualTo(201);
         return new Monitor(id, r.json().get("owner_token").asText());
     }
@@ -39,8 +39,10 @@ final class Fixture {
     }
 
     long publish(Monitor m, String subject, String data) {
-        Http.Response r = http.post("/mp/v0/monitors/" + m.id() + "/observations",
-                "{\"type\":\"" + TYPE + "\",\"subject\":\"" + subject + "\",\"actor\":\"probe:ci\",\"origin\":\"probe\",\"data\":" + data + "}",
+        Http.Response r = http.post(
+                "/mp/v0/monitors/" + m.id() + "/observations",
+                "{\"type\":\"" + TYPE + "\",\"subject\":\"" + subject
+                        + "\",\"actor\":\"probe:ci\",\"origin\":\"probe\",\"data\":" + data + "}",
                 m.ownerToken());
         assertThat(r.status()).as(r.body()).isEqualTo(201);
         return r.json().get("seq").asLong();
@@ -52,10 +54,13 @@ final class Fixture {
     }
 
     Reader subscribe(Monitor m, String subscriber, String filter) {
-        Http.Response r = http.post("/mp/v0/subscriptions",
-                "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"" + subscriber + "\",\"filter\":" + filter + "}", null);
+        Http.Response r = http.post(
+                "/mp/v0/subscriptions",
+                "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"" + subscriber + "\",\"filter\":" + filter + "}",
+                null);
         assertThat(r.status()).as(r.body()).isEqualTo(201);
-        return new Reader(r.json().at("/subscription/id").asText(), r.json().get("token").asText());
+        return new Reader(
+                r.json().at("/subscription/id").asText(), r.json().get("token").asText());
     }
 
     /** What a NEXT line says once everything up to the monitor's head was read: the head + 1. */
@@ -72,12 +77,16 @@ final class Fixture {
     }
 
     void retire(Reader reader) {
-        Http.Response r = http.post("/mp/v0/subscriptions/" + reader.subscription() + "/retire", "{\"reason\":\"test\"}", reader.token());
+        Http.Response r = http.post(
+                "/mp/v0/subscriptions/" + reader.subscription() + "/retire", "{\"reason\":\"test\"}", reader.token());
         assertThat(r.status()).as(r.body()).isEqualTo(200);
     }
 
     void compact(Monitor m, long uptoSeq) {
-        Http.Response r = http.post("/mp/v0/admin/compact", "{\"monitor\":\"" + m.id() + "\",\"upto_seq\":" + uptoSeq + "}", CliServer.ADMIN_TOKEN);
+        Http.Response r = http.post(
+                "/mp/v0/admin/compact",
+                "{\"monitor\":\"" + m.id() + "\",\"upto_seq\":" + uptoSeq + "}",
+                CliServer.ADMIN_TOKEN);
         assertThat(r.status()).as(r.body()).isEqualTo(200);
     }
 }

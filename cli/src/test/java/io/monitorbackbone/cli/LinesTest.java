@@ -2,11 +2,9 @@ package io.monitorbackbone.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import org.junit.jupiter.api.Test;
-
 import com.fasterxml.jackson.databind.JsonNode;
-
 import io.monitorbackbone.protocol.Json;
+import org.junit.jupiter.api.Test;
 
 class LinesTest {
 
@@ -22,8 +20,9 @@ class LinesTest {
 
         String line = Lines.observation("OBS", o);
 
-        assertThat(line).isEqualTo("OBS seq=270 type=demo.ping subject=host-1 tier=measured origin=human actor=human:dana"
-                + " redelivered=false data={\"rtt_ms\":10,\"tags\":{\"monitor\":\"w\"}}");
+        assertThat(line)
+                .isEqualTo("OBS seq=270 type=demo.ping subject=host-1 tier=measured origin=human actor=human:dana"
+                        + " redelivered=false data={\"rtt_ms\":10,\"tags\":{\"monitor\":\"w\"}}");
     }
 
     @Test
@@ -63,11 +62,13 @@ class LinesTest {
 
     @Test
     void valuesWithSpacesOrLineBreaksAreQuotedSoTheLineStaysOneLine() {
-        JsonNode o = json("{\"id\":\"1\",\"subject\":\"two words\\nand a line\",\"actor\":\"agent:x\",\"data\":{\"m\":\"a\\u2028b\"}}");
+        JsonNode o = json(
+                "{\"id\":\"1\",\"subject\":\"two words\\nand a line\",\"actor\":\"agent:x\",\"data\":{\"m\":\"a\\u2028b\"}}");
 
         String line = Lines.observation("OBS", o);
 
-        assertThat(line).doesNotContain("\n", "\r", "\u2028")
+        assertThat(line)
+                .doesNotContain("\n", "\r", "\u2028")
                 .contains(" subject=\"two words\\nand a line\" ")
                 .contains(" actor=agent:x ")
                 .endsWith("data={\"m\":\"a\\u2028b\"}");
@@ -84,23 +85,27 @@ class LinesTest {
         assertThat(Lines.idle(272, 0, false)).isEqualTo("HEAD 272 LAG 0");
         assertThat(Lines.idle(5000, 1000, true)).isEqualTo("HEAD 5000 LAG 1000+");
         assertThat(Lines.expired(4, 0L)).isEqualTo("EXPIRED retention_floor=4 requested=0");
-        assertThat(Lines.state("ci", state)).isEqualTo("STATE monitor=ci live=true reason=- head=9 retention_floor=4 gaps=single_actor,no_subscribers");
-        assertThat(Lines.down("cannot connect\nto x", true)).isEqualTo("DOWN cannot connect to x; retrying, nothing is lost while the server is away");
+        assertThat(Lines.state("ci", state))
+                .isEqualTo(
+                        "STATE monitor=ci live=true reason=- head=9 retention_floor=4 gaps=single_actor,no_subscribers");
+        assertThat(Lines.down("cannot connect\nto x", true))
+                .isEqualTo("DOWN cannot connect to x; retrying, nothing is lost while the server is away");
         assertThat(Lines.down("cannot connect", false)).isEqualTo("DOWN cannot connect; not retrying (--once)");
         assertThat(Lines.up(7L)).isEqualTo("UP the server answers again; resuming at 7");
-        assertThat(Lines.error(401, "{\"code\":\"UNAUTHORIZED\"}\n")).isEqualTo("ERROR 401 {\"code\":\"UNAUTHORIZED\"}");
+        assertThat(Lines.error(401, "{\"code\":\"UNAUTHORIZED\"}\n"))
+                .isEqualTo("ERROR 401 {\"code\":\"UNAUTHORIZED\"}");
     }
 
     @Test
     void theRelistPathNamesTheMonitorInEitherServersForm() {
-        assertThat(Follower.monitorFromRelist("monitors/ci-1/state")).isEqualTo("ci-1");
-        assertThat(Follower.monitorFromRelist("monitors/state?id=w-75719")).isEqualTo("w-75719");
-        assertThat(Follower.monitorFromRelist(null)).isNull();
+        assertThat(WatchLoop.monitorFromRelist("monitors/ci-1/state")).isEqualTo("ci-1");
+        assertThat(WatchLoop.monitorFromRelist("monitors/state?id=w-75719")).isEqualTo("w-75719");
+        assertThat(WatchLoop.monitorFromRelist(null)).isNull();
     }
 
     @Test
     void theBaseMayEndInASlashOrTheProtocolPath() {
-        assertThat(new Api("http://127.0.0.1:8130/").base()).isEqualTo("http://127.0.0.1:8130");
-        assertThat(new Api("http://127.0.0.1:8130/mp/v0").base()).isEqualTo("http://127.0.0.1:8130");
+        assertThat(new MonitorClient("http://127.0.0.1:8130/").base()).isEqualTo("http://127.0.0.1:8130");
+        assertThat(new MonitorClient("http://127.0.0.1:8130/mp/v0").base()).isEqualTo("http://127.0.0.1:8130");
     }
 }

@@ -4,20 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import java.net.URI;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import com.fasterxml.jackson.databind.JsonNode;
-
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -31,6 +18,16 @@ import io.modelcontextprotocol.spec.McpSchema;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.testsupport.FreePorts;
 import io.monitorbackbone.testsupport.Http;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * {@code mp mcp} as an MCP host runs it: the packaged cli jar as its own process, spoken to over its stdin and stdout by
@@ -51,7 +48,10 @@ class McpStdioIT {
     @Test
     void itListsExactlyTheToolsTheGatewaysMcpLists() {
         McpSyncClient stdio = stdioClient(null);
-        McpSyncClient gateway = client(HttpClientStreamableHttpTransport.builder(http.base().toString()).endpoint("/mcp").build());
+        McpSyncClient gateway =
+                client(HttpClientStreamableHttpTransport.builder(http.base().toString())
+                        .endpoint("/mcp")
+                        .build());
 
         Map<String, McpSchema.Tool> overStdio = byName(stdio.listTools().tools());
         Map<String, McpSchema.Tool> overHttp = byName(gateway.listTools().tools());
@@ -65,10 +65,15 @@ class McpStdioIT {
             McpSchema.Tool theirs = overHttp.get(name);
             assertThat(tool.description()).as(name).isEqualTo(theirs.description());
             assertThat(tool.title()).as(name).isEqualTo(theirs.title());
-            assertThat(Json.MAPPER.valueToTree(tool.inputSchema()).equals(Json.MAPPER.valueToTree(theirs.inputSchema())))
-                    .as(name + " input schema").isTrue();
+            assertThat(Json.MAPPER
+                            .valueToTree(tool.inputSchema())
+                            .equals(Json.MAPPER.valueToTree(theirs.inputSchema())))
+                    .as(name + " input schema")
+                    .isTrue();
         });
-        assertThat(stderr).as("the log is on stderr").anySatisfy(l -> assertThat(l).startsWith("mp mcp: serving MCP on stdio"));
+        assertThat(stderr)
+                .as("the log is on stderr")
+                .anySatisfy(l -> assertThat(l).startsWith("mp mcp: serving MCP on stdio"));
     }
 
     @Test
@@ -76,47 +81,82 @@ class McpStdioIT {
         McpSyncClient client = stdioClient(null);
         String id = "stdio-" + Long.toHexString(System.nanoTime());
 
-        JsonNode created = ok(client, "monitor_create", Map.of("id", id, "visibility", "public", "types", List.of("demo.note")));
+        JsonNode created =
+                ok(client, "monitor_create", Map.of("id", id, "visibility", "public", "types", List.of("demo.note")));
         String owner = created.get("owner_token").asText();
-        JsonNode published = ok(client, "monitor_publish", Map.of("monitor", id, "type", "demo.note", "subject", "s-1",
-                "actor", "probe:mcp", "origin", "probe", "data", Map.of("n", 1), "token", owner));
-        JsonNode subscribed = ok(client, "monitor_subscribe", Map.of("monitor", id, "subscriber", "agent:stdio", "from", "earliest"));
+        JsonNode published = ok(
+                client,
+                "monitor_publish",
+                Map.of(
+                        "monitor",
+                        id,
+                        "type",
+                        "demo.note",
+                        "subject",
+                        "s-1",
+                        "actor",
+                        "probe:mcp",
+                        "origin",
+                        "probe",
+                        "data",
+                        Map.of("n", 1),
+                        "token",
+                        owner));
+        JsonNode subscribed =
+                ok(client, "monitor_subscribe", Map.of("monitor", id, "subscriber", "agent:stdio", "from", "earliest"));
         String subscription = subscribed.at("/subscription/id").asText();
         String token = subscribed.get("token").asText();
-        JsonNode pulled = ok(client, "monitor_pull", Map.of("subscription", subscription, "token", token,
-                "filter", Map.of("types", List.of("demo.note"))));
-        JsonNode acked = ok(client, "monitor_ack", Map.of("subscription", subscription, "token", token,
-                "cursor", pulled.get("next").asLong()));
+        JsonNode pulled = ok(
+                client,
+                "monitor_pull",
+                Map.of("subscription", subscription, "token", token, "filter", Map.of("types", List.of("demo.note"))));
+        JsonNode acked = ok(
+                client,
+                "monitor_ack",
+                Map.of(
+                        "subscription",
+                        subscription,
+                        "token",
+                        token,
+                        "cursor",
+                        pulled.get("next").asLong()));
         JsonNode state = resourceJson(client, "monitor://" + id + "/state");
         Http.Response viaRest = http.get("/mp/v0/monitors/" + id + "/state", null);
 
         assertThat(created.at("/monitor/id").asText()).isEqualTo(id);
         assertThat(published.get("seq").asLong()).isEqualTo(2);
         assertThat(published.at("/observation/data/n").asInt()).isEqualTo(1);
-        assertThat(pulled.get("observations")).extracting(o -> o.get("subject").asText()).containsExactly("s-1");
+        assertThat(pulled.get("observations"))
+                .extracting(o -> o.get("subject").asText())
+                .containsExactly("s-1");
         assertThat(acked.get("cursor").asLong()).isEqualTo(pulled.get("next").asLong());
         assertThat(acked.get("lag").asLong()).isZero();
         assertThat(state.get("monitor").asText()).isEqualTo(id);
-        assertThat(state.get("head").asLong()).isEqualTo(viaRest.json().get("head").asLong()).isGreaterThanOrEqualTo(3);
+        assertThat(state.get("head").asLong())
+                .isEqualTo(viaRest.json().get("head").asLong())
+                .isGreaterThanOrEqualTo(3);
     }
 
     @Test
     void aRefusalIsAToolErrorCarryingTheProtocolErrorBody() {
         McpSyncClient client = stdioClient(null);
         String id = "stdio-bad-" + Long.toHexString(System.nanoTime());
-        String owner = ok(client, "monitor_create", Map.of("id", id, "visibility", "public")).get("owner_token").asText();
+        String owner = ok(client, "monitor_create", Map.of("id", id, "visibility", "public"))
+                .get("owner_token")
+                .asText();
 
-        McpSchema.CallToolResult badTier = call(client, "monitor_publish", Map.of("monitor", id, "type", "demo.note",
-                "tier", "bogus", "token", owner));
+        McpSchema.CallToolResult badTier = call(
+                client, "monitor_publish", Map.of("monitor", id, "type", "demo.note", "tier", "bogus", "token", owner));
         McpSchema.CallToolResult unknownArgument = call(client, "monitor_get", Map.of("monitr", id));
-        McpSchema.CallToolResult wrongToken = call(client, "monitor_publish", Map.of("monitor", id, "type", "demo.note",
-                "token", "not-the-owner"));
+        McpSchema.CallToolResult wrongToken =
+                call(client, "monitor_publish", Map.of("monitor", id, "type", "demo.note", "token", "not-the-owner"));
 
         JsonNode error = json(text(badTier));
         assertThat(badTier.isError()).isTrue();
         assertThat(error.get("code").asText()).isEqualTo("UNKNOWN_VOCABULARY");
         assertThat(error.get("rejected_seq").asLong()).isPositive();
-        assertThat((JsonNode) Json.MAPPER.valueToTree(badTier.structuredContent())).isEqualTo(error);
+        assertThat((JsonNode) Json.MAPPER.valueToTree(badTier.structuredContent()))
+                .isEqualTo(error);
         assertThat(code(unknownArgument)).isEqualTo("INVALID");
         assertThat(code(wrongToken)).isEqualTo("UNAUTHORIZED");
     }
@@ -125,23 +165,33 @@ class McpStdioIT {
     void theTokenOptionServesToolsAndResourcesOfAPrivateMonitor() {
         McpSyncClient anonymous = stdioClient(null);
         String id = "stdio-private-" + Long.toHexString(System.nanoTime());
-        String owner = ok(anonymous, "monitor_create", Map.of("id", id, "visibility", "private")).get("owner_token").asText();
+        String owner = ok(anonymous, "monitor_create", Map.of("id", id, "visibility", "private"))
+                .get("owner_token")
+                .asText();
         McpSyncClient withToken = stdioClient(owner);
         String definition = "monitor://" + id + "/definition";
 
         JsonNode state = ok(withToken, "monitor_state", Map.of("monitor", id));
         JsonNode read = resourceJson(withToken, definition);
         JsonNode readWithUriToken = resourceJson(anonymous, "monitor://" + id + "/state?token=" + owner);
-        McpError refused = catchThrowableOfType(McpError.class,
-                () -> anonymous.readResource(new McpSchema.ReadResourceRequest(definition)));
+        McpError refused = catchThrowableOfType(
+                McpError.class, () -> anonymous.readResource(new McpSchema.ReadResourceRequest(definition)));
 
         assertThat(state.get("monitor").asText()).isEqualTo(id);
         assertThat(read.get("visibility").asText()).isEqualTo("private");
         assertThat(readWithUriToken.get("monitor").asText()).isEqualTo(id);
         assertThat(refused.getJsonRpcError().code()).isEqualTo(-32002);
-        assertThat(Json.MAPPER.valueToTree(refused.getJsonRpcError().data()).get("code").asText()).isEqualTo("NOT_FOUND");
-        assertThat(withToken.listResources().resources()).extracting(McpSchema.Resource::uri).contains(definition);
-        assertThat(anonymous.listResources().resources()).extracting(McpSchema.Resource::uri).doesNotContain(definition);
+        assertThat(Json.MAPPER
+                        .valueToTree(refused.getJsonRpcError().data())
+                        .get("code")
+                        .asText())
+                .isEqualTo("NOT_FOUND");
+        assertThat(withToken.listResources().resources())
+                .extracting(McpSchema.Resource::uri)
+                .contains(definition);
+        assertThat(anonymous.listResources().resources())
+                .extracting(McpSchema.Resource::uri)
+                .doesNotContain(definition);
     }
 
     @Test
@@ -151,8 +201,11 @@ class McpStdioIT {
         List<String> unreachable;
         CliProcess.Finished away;
         try (CliProcess p = CliProcess.startInteractive(Map.of(), "mcp", "--base", nowhere.toString())) {
-            p.send(request(1, "initialize", "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
-                    + "\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}"));
+            p.send(request(
+                    1,
+                    "initialize",
+                    "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},"
+                            + "\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}"));
             p.send(request(2, "tools/call", "{\"name\":\"monitor_discover\",\"arguments\":{}}"));
             String answer = p.awaitLine("the answer to the call", l -> l.contains("\"id\":2"), Duration.ofSeconds(30));
             p.closeStdin();
@@ -182,9 +235,13 @@ class McpStdioIT {
      */
     private static List<String> converse(URI base, String protocolVersion) {
         try (CliProcess p = CliProcess.startInteractive(Map.of(), "mcp", "--base", base.toString())) {
-            p.send(request(1, "initialize", "{\"protocolVersion\":\"" + protocolVersion + "\",\"capabilities\":{},"
-                    + "\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}"));
-            JsonNode initialized = json(p.awaitLine("the initialize answer", l -> l.contains("\"id\":1"), Duration.ofSeconds(30)));
+            p.send(request(
+                    1,
+                    "initialize",
+                    "{\"protocolVersion\":\"" + protocolVersion + "\",\"capabilities\":{},"
+                            + "\"clientInfo\":{\"name\":\"it\",\"version\":\"1\"}}"));
+            JsonNode initialized =
+                    json(p.awaitLine("the initialize answer", l -> l.contains("\"id\":1"), Duration.ofSeconds(30)));
             p.send("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
             p.send(request(2, "tools/list", "{}"));
             p.send(request(3, "tools/call", "{\"name\":\"monitor_discover\",\"arguments\":{}}"));
@@ -200,7 +257,9 @@ class McpStdioIT {
             JsonNode notJson = answer(answers, "null");
             JsonNode noResource = answer(answers, "4");
             p.closeStdin();
-            assertThat(p.awaitExit(Duration.ofSeconds(30))).as("exit once stdin ends").isZero();
+            assertThat(p.awaitExit(Duration.ofSeconds(30)))
+                    .as("exit once stdin ends")
+                    .isZero();
             CliProcess.Finished done = p.finish();
 
             assertThat(initialized.at("/result/protocolVersion").asText()).isEqualTo(protocolVersion);
@@ -209,14 +268,19 @@ class McpStdioIT {
             assertThat(discovered.at("/result/content/0/text").asText()).contains("\"version\"");
             assertThat(notJson.get("id").isNull()).isTrue();
             assertThat(noResource.at("/error/code").asInt()).isEqualTo(-32002);
-            assertThat(done.stdout()).as("one answer per request, nothing for the notification").hasSize(5);
+            assertThat(done.stdout())
+                    .as("one answer per request, nothing for the notification")
+                    .hasSize(5);
             return done.stdout();
         }
     }
 
     private static JsonNode answer(List<JsonNode> answers, String id) {
-        return answers.stream().filter(a -> a.path("id").asText().equals(id) || id.equals("null") && a.path("id").isNull())
-                .findFirst().orElseThrow(() -> new AssertionError("no answer with id " + id + " in " + answers));
+        return answers.stream()
+                .filter(a -> a.path("id").asText().equals(id)
+                        || id.equals("null") && a.path("id").isNull())
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no answer with id " + id + " in " + answers));
     }
 
     private static String request(int id, String method, String params) {
@@ -245,7 +309,8 @@ class McpStdioIT {
                 .requestTimeout(Duration.ofSeconds(60))
                 .initializationTimeout(Duration.ofSeconds(60))
                 .clientInfo(new McpSchema.Implementation("monitor-backbone-cli-it", "1"))
-                // The SDK's default validator needs json-schema-validator 2.x; the test classpath has 1.x (test-support's
+                // The SDK's default validator needs json-schema-validator 2.x; the test classpath has 1.x
+                // (test-support's
                 // schema checks). It would only check structured content against output schemas, and no tool has one.
                 .jsonSchemaValidator((schema, content) -> JsonSchemaValidator.ValidationResponse.asValid(null))
                 .build();
@@ -269,7 +334,8 @@ class McpStdioIT {
         McpSchema.CallToolResult result = call(client, tool, arguments);
         assertThat(result.isError()).as(tool + ": " + text(result)).isFalse();
         JsonNode body = json(text(result));
-        assertThat((JsonNode) Json.MAPPER.valueToTree(result.structuredContent())).isEqualTo(body);
+        assertThat((JsonNode) Json.MAPPER.valueToTree(result.structuredContent()))
+                .isEqualTo(body);
         return body;
     }
 
@@ -284,7 +350,8 @@ class McpStdioIT {
 
     private static JsonNode resourceJson(McpSyncClient client, String uri) {
         McpSchema.ReadResourceResult read = client.readResource(new McpSchema.ReadResourceRequest(uri));
-        McpSchema.TextResourceContents contents = (McpSchema.TextResourceContents) read.contents().get(0);
+        McpSchema.TextResourceContents contents =
+                (McpSchema.TextResourceContents) read.contents().get(0);
         assertThat(contents.uri()).isEqualTo(uri);
         assertThat(contents.mimeType()).isEqualTo("application/json");
         return json(contents.text());

@@ -2,15 +2,13 @@ package io.monitorbackbone.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.monitorbackbone.testsupport.FreePorts;
+import io.monitorbackbone.testsupport.Http;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
-
-import io.monitorbackbone.testsupport.FreePorts;
-import io.monitorbackbone.testsupport.Http;
 
 /** {@code mp watch} as a real process against a real server on a real broker, its stdout read line by line. */
 class WatchIT {
@@ -27,11 +25,14 @@ class WatchIT {
         long s3 = fixture.publish(m, "s-3");
         Fixture.Reader reader = fixture.subscribe(m, "agent:watcher");
 
-        try (CliProcess watch = CliProcess.start(fixture.base(), "watch", "--subscription", reader.subscription(), "--token", reader.token())) {
-            List<String> lines = List.of(watch.nextLine(LINE), watch.nextLine(LINE), watch.nextLine(LINE), watch.nextLine(LINE));
+        try (CliProcess watch = CliProcess.start(
+                fixture.base(), "watch", "--subscription", reader.subscription(), "--token", reader.token())) {
+            List<String> lines =
+                    List.of(watch.nextLine(LINE), watch.nextLine(LINE), watch.nextLine(LINE), watch.nextLine(LINE));
 
-            assertThat(lines.get(0)).startsWith("OBS seq=" + s1 + " type=com.example.ci.run subject=s-1 tier=measured origin=probe"
-                    + " actor=probe:ci redelivered=false data={\"status\":\"failed\",");
+            assertThat(lines.get(0))
+                    .startsWith("OBS seq=" + s1 + " type=com.example.ci.run subject=s-1 tier=measured origin=probe"
+                            + " actor=probe:ci redelivered=false data={\"status\":\"failed\",");
             assertThat(lines.get(1)).startsWith("OBS seq=" + s2 + " ").contains(" subject=s-2 ");
             assertThat(lines.get(2)).startsWith("OBS seq=" + s3 + " ").contains(" subject=s-3 ");
             // The subscription's own `subscribed` row follows s-3; the filter skips it, and NEXT reads past it.
@@ -52,10 +53,12 @@ class WatchIT {
 
         assertThat(first.exit()).isZero();
         assertThat(first.stdout()).hasSize(4).last().isEqualTo("NEXT " + fixture.afterHead(m));
-        assertThat(first.stdout().subList(0, 3)).allSatisfy(line -> assertThat(line).contains(" redelivered=false "));
+        assertThat(first.stdout().subList(0, 3))
+                .allSatisfy(line -> assertThat(line).contains(" redelivered=false "));
         assertThat(second.exit()).isZero();
         assertThat(second.stdout()).hasSize(4).last().isEqualTo("NEXT " + fixture.afterHead(m));
-        assertThat(second.stdout().subList(0, 3)).allSatisfy(line -> assertThat(line).startsWith("OBS ").contains(" redelivered=true "));
+        assertThat(second.stdout().subList(0, 3))
+                .allSatisfy(line -> assertThat(line).startsWith("OBS ").contains(" redelivered=true "));
         assertThat(subjects(second.stdout())).containsExactly("s-1", "s-2", "s-3");
     }
 
@@ -73,8 +76,17 @@ class WatchIT {
         Fixture.Reader reader = fixture.subscribe(m, "agent:interrupted");
         // --wait 0: the first watch never parks a pull, so none of its pulls is still waiting at the server when s-5 is
         // published (a parked pull whose client died would hand s-5 out, and then redelivered=true would be right).
-        try (CliProcess watch = CliProcess.start(fixture.base(), "watch", "--subscription", reader.subscription(), "--token",
-                reader.token(), "--limit", "2", "--wait", "0")) {
+        try (CliProcess watch = CliProcess.start(
+                fixture.base(),
+                "watch",
+                "--subscription",
+                reader.subscription(),
+                "--token",
+                reader.token(),
+                "--limit",
+                "2",
+                "--wait",
+                "0")) {
             assertThat(watch.nextLine(LINE)).startsWith("OBS seq=" + s1 + " ").contains(" redelivered=false ");
             watch.nextLine(LINE);
             assertThat(watch.nextLine(LINE)).isEqualTo("NEXT " + s3);
@@ -84,14 +96,23 @@ class WatchIT {
         }
         fixture.publish(m, "s-5");
 
-        CliProcess.Finished restarted = run(Map.of("MP_BASE", fixture.base().toString(), "MP_TOKEN", reader.token()),
-                "watch", "--subscription", reader.subscription(), "--once", "--limit", "10");
+        CliProcess.Finished restarted = run(
+                Map.of("MP_BASE", fixture.base().toString(), "MP_TOKEN", reader.token()),
+                "watch",
+                "--subscription",
+                reader.subscription(),
+                "--once",
+                "--limit",
+                "10");
 
         assertThat(restarted.exit()).as(restarted.stderr()).isZero();
         assertThat(subjects(restarted.stdout())).containsExactly("s-1", "s-2", "s-3", "s-4", "s-5");
-        assertThat(restarted.stdout().subList(0, 4)).as("printed by the first watch, in two batches")
+        assertThat(restarted.stdout().subList(0, 4))
+                .as("printed by the first watch, in two batches")
                 .allSatisfy(line -> assertThat(line).contains(" redelivered=true "));
-        assertThat(restarted.stdout().get(4)).as("published after the first watch stopped").contains(" redelivered=false ");
+        assertThat(restarted.stdout().get(4))
+                .as("published after the first watch stopped")
+                .contains(" redelivered=false ");
     }
 
     @Test
@@ -105,10 +126,13 @@ class WatchIT {
         // MP_BASE and MP_TOKEN instead of options: the environment a Monitor tool's command runs in.
         Map<String, String> env = Map.of("MP_BASE", fixture.base().toString(), "MP_TOKEN", reader.token());
 
-        CliProcess.Finished partAck = run(env, "ack", "--subscription", reader.subscription(), "--cursor", String.valueOf(s2));
+        CliProcess.Finished partAck =
+                run(env, "ack", "--subscription", reader.subscription(), "--cursor", String.valueOf(s2));
         CliProcess.Finished resumed = watchOnce(reader);
-        CliProcess.Finished fullAck = run(env, "ack", "--subscription", reader.subscription(), "--cursor", String.valueOf(s3 + 1));
-        CliProcess.Finished afterAck = run(env, "watch", "--subscription", reader.subscription(), "--once", "--wait", "1");
+        CliProcess.Finished fullAck =
+                run(env, "ack", "--subscription", reader.subscription(), "--cursor", String.valueOf(s3 + 1));
+        CliProcess.Finished afterAck =
+                run(env, "watch", "--subscription", reader.subscription(), "--once", "--wait", "1");
 
         assertThat(partAck.exit()).as(partAck.stderr()).isZero();
         assertThat(partAck.out()).contains("\"cursor\":" + s2);
@@ -127,8 +151,15 @@ class WatchIT {
         Fixture.Reader reader = fixture.subscribe(m, "agent:eager");
         long next = fixture.afterHead(m);
 
-        CliProcess.Finished watched = CliProcess.run(fixture.base(), "watch", "--subscription", reader.subscription(),
-                "--token", reader.token(), "--once", "--ack-on-print");
+        CliProcess.Finished watched = CliProcess.run(
+                fixture.base(),
+                "watch",
+                "--subscription",
+                reader.subscription(),
+                "--token",
+                reader.token(),
+                "--once",
+                "--ack-on-print");
 
         assertThat(watched.exit()).isZero();
         assertThat(subjects(watched.stdout())).containsExactly("s-1", "s-2", "s-3");
@@ -148,14 +179,17 @@ class WatchIT {
                 + " --token " + reader.token() + " --ack-on-print";
 
         CliProcess.Finished shell;
-        try (CliProcess p = CliProcess.startCommand(List.of("bash", "-c", watch + " | true; exit ${PIPESTATUS[0]}"),
+        try (CliProcess p = CliProcess.startCommand(
+                List.of("bash", "-c", watch + " | true; exit ${PIPESTATUS[0]}"),
                 Map.of("MP_BASE", fixture.base().toString()))) {
             shell = p.finish();
         }
 
         assertThat(shell.exit()).as(shell.stderr()).isZero();
         Http.Response pulled = fixture.pull(reader);
-        assertThat(pulled.json().get("cursor").asLong()).as("the server's cursor").isZero();
+        assertThat(pulled.json().get("cursor").asLong())
+                .as("the server's cursor")
+                .isZero();
         assertThat(subjectsOf(pulled)).contains("unseen");
     }
 
@@ -163,8 +197,15 @@ class WatchIT {
     void aLiveWatchPrintsWhatIsPublishedWhileItWaits() {
         Fixture.Monitor m = fixture.monitor("live");
         Fixture.Reader reader = fixture.subscribe(m, "agent:live");
-        try (CliProcess watch = CliProcess.start(fixture.base(), "watch", "--subscription", reader.subscription(), "--token", reader.token(),
-                "--wait", "5")) {
+        try (CliProcess watch = CliProcess.start(
+                fixture.base(),
+                "watch",
+                "--subscription",
+                reader.subscription(),
+                "--token",
+                reader.token(),
+                "--wait",
+                "5")) {
             String idle = watch.nextLine(LINE);
 
             long seq = fixture.publish(m, "fresh");
@@ -182,7 +223,14 @@ class WatchIT {
         fixture.publish(m, "old-1");
         fixture.publish(m, "old-2");
         Fixture.Reader reader = fixture.subscribe(m, "agent:late");
-        try (CliProcess watch = CliProcess.start(fixture.base(), "watch", "--subscription", reader.subscription(), "--token", reader.token(), "--catch-up")) {
+        try (CliProcess watch = CliProcess.start(
+                fixture.base(),
+                "watch",
+                "--subscription",
+                reader.subscription(),
+                "--token",
+                reader.token(),
+                "--catch-up")) {
             List<String> backlog = List.of(watch.nextLine(LINE), watch.nextLine(LINE), watch.nextLine(LINE));
 
             long seq = fixture.publish(m, "new");
@@ -201,7 +249,8 @@ class WatchIT {
         Fixture.Reader reader = fixture.subscribe(m, "agent:gone");
         fixture.retire(reader);
 
-        try (CliProcess watch = CliProcess.start(fixture.base(), "watch", "--subscription", reader.subscription(), "--token", reader.token())) {
+        try (CliProcess watch = CliProcess.start(
+                fixture.base(), "watch", "--subscription", reader.subscription(), "--token", reader.token())) {
             assertThat(watch.nextLine(LINE)).isEqualTo("RETIRED");
             assertThat(watch.awaitExit(EXIT)).isZero();
         }
@@ -212,10 +261,15 @@ class WatchIT {
         Fixture.Monitor m = fixture.monitor("badtoken");
         Fixture.Reader reader = fixture.subscribe(m, "agent:honest");
 
-        CliProcess.Finished watched = CliProcess.run(fixture.base(), "watch", "--subscription", reader.subscription(), "--token", "not-the-token");
+        CliProcess.Finished watched = CliProcess.run(
+                fixture.base(), "watch", "--subscription", reader.subscription(), "--token", "not-the-token");
 
         assertThat(watched.exit()).isEqualTo(1);
-        assertThat(watched.stdout()).singleElement().asString().startsWith("ERROR 401 ").contains("UNAUTHORIZED");
+        assertThat(watched.stdout())
+                .singleElement()
+                .asString()
+                .startsWith("ERROR 401 ")
+                .contains("UNAUTHORIZED");
     }
 
     @Test
@@ -232,7 +286,8 @@ class WatchIT {
         assertThat(watched.exit()).isZero();
         assertThat(watched.stdout()).hasSize(4);
         assertThat(watched.stdout().get(0)).isEqualTo("EXPIRED retention_floor=" + s3 + " requested=0");
-        assertThat(watched.stdout().get(1)).startsWith("STATE monitor=" + m.id() + " live=true reason=- head=")
+        assertThat(watched.stdout().get(1))
+                .startsWith("STATE monitor=" + m.id() + " live=true reason=- head=")
                 .contains(" retention_floor=" + s3 + " gaps=");
         assertThat(watched.stdout().get(2)).startsWith("OBS seq=" + s3 + " ");
         assertThat(watched.stdout().get(3)).startsWith("NEXT ");
@@ -242,14 +297,21 @@ class WatchIT {
     void noServerMeansDownAndExitStatusThreeWithOnce() {
         URI nowhere = URI.create("http://127.0.0.1:" + FreePorts.next());
 
-        CliProcess.Finished watched = CliProcess.run(nowhere, "watch", "--subscription", "sub-x", "--token", "t", "--once");
+        CliProcess.Finished watched =
+                CliProcess.run(nowhere, "watch", "--subscription", "sub-x", "--token", "t", "--once");
 
         assertThat(watched.exit()).isEqualTo(3);
-        assertThat(watched.stdout()).singleElement().asString().startsWith("DOWN ").contains("connection refused").endsWith("not retrying (--once)");
+        assertThat(watched.stdout())
+                .singleElement()
+                .asString()
+                .startsWith("DOWN ")
+                .contains("connection refused")
+                .endsWith("not retrying (--once)");
     }
 
     private CliProcess.Finished watchOnce(Fixture.Reader reader) {
-        return CliProcess.run(fixture.base(), "watch", "--subscription", reader.subscription(), "--token", reader.token(), "--once");
+        return CliProcess.run(
+                fixture.base(), "watch", "--subscription", reader.subscription(), "--token", reader.token(), "--once");
     }
 
     private static CliProcess.Finished run(Map<String, String> env, String... args) {
@@ -260,7 +322,9 @@ class WatchIT {
 
     private static List<String> subjectsOf(Http.Response pulled) {
         List<String> subjects = new java.util.ArrayList<>();
-        pulled.json().get("observations").forEach(o -> subjects.add(o.path("subject").asText()));
+        pulled.json()
+                .get("observations")
+                .forEach(o -> subjects.add(o.path("subject").asText()));
         return subjects;
     }
 

@@ -20,6 +20,6 @@ record Check(String id, String title, boolean stricter, Body body) {
 
     @FunctionalInterface
     interface Body {
-        String run(Api api) throws Exception;
+        String run(CheckClient api) throws Exception;
     }
 }

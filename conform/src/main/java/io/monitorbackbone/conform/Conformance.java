@@ -12,8 +12,7 @@ import java.util.stream.Collectors;
  */
 public final class Conformance {
 
-    private Conformance() {
-    }
+    private Conformance() {}
 
     public static void main(String[] args) {
         System.exit(run(args, System.out));
@@ -32,7 +31,7 @@ public final class Conformance {
         List<Check> checks;
         try {
             options = Options.parse(args, env);
-            checks = select(Catalog.all(), options.only());
+            checks = select(CheckList.all(), options.only());
         } catch (Options.UsageError e) {
             out.println("conform: " + e.getMessage());
             out.println(Options.USAGE);
@@ -43,8 +42,9 @@ public final class Conformance {
             return 0;
         }
         long start = System.nanoTime();
-        Runner.Run run = Runner.run(checks, options, options.json() ? r -> { } : r -> printLine(out, r));
-        Report report = new Report(run.results(), options.base().toString(), (System.nanoTime() - start) / 1_000_000, run.cleanup());
+        Runner.Run run = Runner.run(checks, options, options.json() ? r -> {} : r -> printLine(out, r));
+        ConformReport report = new ConformReport(
+                run.results(), options.base().toString(), (System.nanoTime() - start) / 1_000_000, run.cleanup());
         if (options.json()) {
             out.println(report.json());
         } else {
@@ -60,16 +60,20 @@ public final class Conformance {
         if (only.isEmpty()) {
             return all;
         }
-        Set<String> known = all.stream().map(c -> c.id().toUpperCase(java.util.Locale.ROOT)).collect(Collectors.toSet());
-        List<String> unknown = only.stream().filter(id -> !known.contains(id)).sorted().toList();
+        Set<String> known =
+                all.stream().map(c -> c.id().toUpperCase(java.util.Locale.ROOT)).collect(Collectors.toSet());
+        List<String> unknown =
+                only.stream().filter(id -> !known.contains(id)).sorted().toList();
         if (!unknown.isEmpty()) {
             throw new Options.UsageError("no such check: " + String.join(", ", unknown));
         }
-        return all.stream().filter(c -> only.contains(c.id().toUpperCase(java.util.Locale.ROOT))).toList();
+        return all.stream()
+                .filter(c -> only.contains(c.id().toUpperCase(java.util.Locale.ROOT)))
+                .toList();
     }
 
     private static void printLine(PrintStream out, Result r) {
-        Report.printLine(out, r);
+        ConformReport.printLine(out, r);
         out.flush();
     }
 }

@@ -1,18 +1,16 @@
 package io.monitorbackbone.conform;
 
-import java.util.Collection;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Collection;
 
 /** Request bodies written inline: {@code o("type", "x.y", "data", o("k", 1))}. */
 final class J {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private J() {
-    }
+    private J() {}
 
     static ObjectNode o(Object... keysAndValues) {
         if (keysAndValues.length % 2 != 0) {

@@ -2,14 +2,13 @@ package io.monitorbackbone.conform;
 
 import static io.monitorbackbone.conform.J.o;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * What a run created on the server, so that it can retire it again: every monitor and subscription a 201 answered (with
@@ -24,6 +23,7 @@ final class Leftovers {
 
     /** Id to its latest token; removed once retired. */
     private final Map<String, String> monitors = new LinkedHashMap<>();
+
     private final Map<String, String> subscriptions = new LinkedHashMap<>();
     private int monitorsRetired;
     private int subscriptionsRetired;
@@ -34,11 +34,14 @@ final class Leftovers {
 
         /** The closing line of a run. */
         String line() {
-            String retired = "cleanup: retired the " + monitors + " monitor" + (monitors == 1 ? "" : "s") + " and " + subscriptions
-                    + " subscription" + (subscriptions == 1 ? "" : "s") + " this run created (their logs stay on the server, as"
+            String retired = "cleanup: retired the " + monitors + " monitor" + (monitors == 1 ? "" : "s") + " and "
+                    + subscriptions
+                    + " subscription" + (subscriptions == 1 ? "" : "s")
+                    + " this run created (their logs stay on the server, as"
                     + " retirement keeps them)";
-            return notRetired.isEmpty() ? retired : retired + "; could not retire " + notRetired.size() + ": "
-                    + String.join("; ", notRetired);
+            return notRetired.isEmpty()
+                    ? retired
+                    : retired + "; could not retire " + notRetired.size() + ": " + String.join("; ", notRetired);
         }
     }
 
@@ -125,7 +128,10 @@ final class Leftovers {
         }
         try {
             Wire.Reply r = wire.post(path, o("reason", "conformance run finished"), token);
-            if (r.status() == 200 || r.status() == 404 && r.json() != null && r.json().path("retired").asBoolean(false)) {
+            if (r.status() == 200
+                    || r.status() == 404
+                            && r.json() != null
+                            && r.json().path("retired").asBoolean(false)) {
                 return null;
             }
             return what + ": " + r.describe();

@@ -63,7 +63,8 @@ record Options(URI base, String adminToken, String registrationToken, boolean js
                 default -> throw new UsageError("unknown option " + arg);
             }
         }
-        return new Options(baseUri(base == null ? DEFAULT_BASE : base), admin, registration, json, Set.copyOf(only), help);
+        return new Options(
+                baseUri(base == null ? DEFAULT_BASE : base), admin, registration, json, Set.copyOf(only), help);
     }
 
     private static URI baseUri(String text) {

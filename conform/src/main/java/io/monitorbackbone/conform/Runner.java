@@ -6,12 +6,11 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
-/** Runs checks one after the other, each with its own {@link Api}, and turns whatever happens into a {@link Result}. */
+/** Runs checks one after the other, each with its own {@link CheckClient}, and turns whatever happens into a {@link Result}. */
 final class Runner {
     private static final int REASON_LIMIT = 400;
 
-    private Runner() {
-    }
+    private Runner() {}
 
     /** A prefix for every id this run creates, so that runs against the same server never meet. */
     static String runId() {
@@ -21,8 +20,7 @@ final class Runner {
     }
 
     /** A whole run: each check's result, in order, and what retiring the run's monitors and subscriptions came to. */
-    record Run(List<Result> results, Leftovers.Outcome cleanup) {
-    }
+    record Run(List<Result> results, Leftovers.Outcome cleanup) {}
 
     /**
      * Runs the checks in order; after each one, whatever it passed, failed or skipped, retires the monitors and
@@ -36,7 +34,7 @@ final class Runner {
         for (Check check : checks) {
             Result result;
             try {
-                result = run(check, new Api(new Wire(options.base(), leftovers), options, runId, check.id()));
+                result = run(check, new CheckClient(new Wire(options.base(), leftovers), options, runId, check.id()));
             } finally {
                 leftovers.retire(cleanup);
             }
@@ -46,7 +44,7 @@ final class Runner {
         return new Run(results, leftovers.outcome());
     }
 
-    static Result run(Check check, Api api) {
+    static Result run(Check check, CheckClient api) {
         long start = System.nanoTime();
         Status status;
         String reason;
@@ -71,7 +69,9 @@ final class Runner {
     }
 
     static String oneLine(String reason) {
-        String line = reason == null || reason.isBlank() ? "(no reason given)" : reason.replaceAll("\\s+", " ").trim();
+        String line = reason == null || reason.isBlank()
+                ? "(no reason given)"
+                : reason.replaceAll("\\s+", " ").trim();
         return line.length() <= REASON_LIMIT ? line : line.substring(0, REASON_LIMIT) + "…";
     }
 }

@@ -1,10 +1,9 @@
 package io.monitorbackbone.conform;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Which normative schema each object in an answer must satisfy (C29, applied to every answer): errors, and per route the
@@ -21,11 +20,9 @@ final class Served {
     private static final Pattern LEASE = Pattern.compile("^/subscriptions/[^/]+/leases/(claim|renew)$");
 
     /** A JSON pointer into the answer and the schema the object there must satisfy; "/*" means every array element. */
-    record Part(String pointer, String schema) {
-    }
+    record Part(String pointer, String schema) {}
 
-    private Served() {
-    }
+    private Served() {}
 
     /** {@code path} is relative to {@code /mp/v0} and without its query. */
     static List<Part> parts(String method, String path, int status) {

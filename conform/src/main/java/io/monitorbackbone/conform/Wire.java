@@ -2,6 +2,10 @@ package io.monitorbackbone.conform;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -15,11 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
-
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /**
  * Requests to the server under test, over plain HTTP/1.1. Every answer is checked against the normative schemas before
@@ -44,12 +43,18 @@ final class Wire {
     record Reply(String method, String path, int status, JsonNode json, String body, HttpHeaders headers) {
 
         String code() {
-            return json != null && json.path("code").isTextual() ? json.get("code").asText() : null;
+            return json != null && json.path("code").isTextual()
+                    ? json.get("code").asText()
+                    : null;
         }
 
         /** "POST /mp/v0/monitors → 400 INVALID_FILTER (invalid filter: typo)", for reasons. */
         String describe() {
-            StringBuilder s = new StringBuilder(method).append(' ').append(path).append(" → ").append(status);
+            StringBuilder s = new StringBuilder(method)
+                    .append(' ')
+                    .append(path)
+                    .append(" → ")
+                    .append(status);
             if (code() != null) {
                 s.append(' ').append(code());
                 String error = json.path("error").asText("");
@@ -100,7 +105,11 @@ final class Wire {
         String full = BASE_PATH + path;
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + full))
                 .timeout(REQUEST_TIMEOUT)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body, UTF_8));
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(body, UTF_8));
         if (body != null) {
             request.header("Content-Type", "application/json");
         }
@@ -117,7 +126,8 @@ final class Wire {
             Thread.currentThread().interrupt();
             throw new CheckFailed("interrupted during " + method + " " + full);
         }
-        Reply reply = new Reply(method, full, response.statusCode(), parse(response.body()), response.body(), response.headers());
+        Reply reply = new Reply(
+                method, full, response.statusCode(), parse(response.body()), response.body(), response.headers());
         if (leftovers != null) {
             leftovers.saw(reply, body);
         }
@@ -135,7 +145,8 @@ final class Wire {
         try (Socket socket = new Socket(base.getHost(), port)) {
             socket.setSoTimeout((int) REQUEST_TIMEOUT.toMillis());
             OutputStream out = socket.getOutputStream();
-            out.write(("GET " + full + " HTTP/1.1\r\nHost: " + host + "\r\nAccept: application/json\r\nConnection: close\r\n\r\n")
+            out.write(("GET " + full + " HTTP/1.1\r\nHost: " + host
+                            + "\r\nAccept: application/json\r\nConnection: close\r\n\r\n")
                     .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             InputStream in = socket.getInputStream();
@@ -145,14 +156,21 @@ final class Wire {
             String statusLine = head.lines().findFirst().orElse("");
             String[] words = statusLine.split(" ");
             if (words.length < 2 || !words[0].startsWith("HTTP/")) {
-                throw new CheckFailed("GET " + full + " with Host: " + host + " got no HTTP answer: " + cut(statusLine, 80));
+                throw new CheckFailed(
+                        "GET " + full + " with Host: " + host + " got no HTTP answer: " + cut(statusLine, 80));
             }
             byte[] bytes = split < 0 ? new byte[0] : java.util.Arrays.copyOfRange(raw, split + 4, raw.length);
             if (head.toLowerCase(java.util.Locale.ROOT).contains("transfer-encoding: chunked")) {
                 bytes = unchunk(bytes);
             }
             String body = new String(bytes, UTF_8);
-            Reply reply = new Reply("GET", BASE_PATH + path + " (Host: " + host + ")", Integer.parseInt(words[1]), parse(body), body, null);
+            Reply reply = new Reply(
+                    "GET",
+                    BASE_PATH + path + " (Host: " + host + ")",
+                    Integer.parseInt(words[1]),
+                    parse(body),
+                    body,
+                    null);
             validate(reply, stripQuery(path));
             return reply;
         } catch (IOException e) {
@@ -170,12 +188,14 @@ final class Wire {
             }
             var nodes = Served.at(reply.json(), part.pointer());
             if (nodes == null) {
-                throw new SchemaViolation(reply.describe() + ": no " + part.schema() + " at " + part.pointer() + " in the answer");
+                throw new SchemaViolation(
+                        reply.describe() + ": no " + part.schema() + " at " + part.pointer() + " in the answer");
             }
             for (JsonNode node : nodes) {
                 String problems = SchemaSet.violations(part.schema(), node);
                 if (problems != null) {
-                    throw new SchemaViolation(reply.describe() + " served an invalid " + part.schema() + ": " + cut(problems, 200));
+                    throw new SchemaViolation(
+                            reply.describe() + " served an invalid " + part.schema() + ": " + cut(problems, 200));
                 }
                 validated.merge(part.schema(), 1, Integer::sum);
             }
@@ -198,7 +218,11 @@ final class Wire {
             }
             int size;
             try {
-                size = Integer.parseInt(new String(body, i, eol - i, StandardCharsets.US_ASCII).trim().split(";")[0], 16);
+                size = Integer.parseInt(
+                        new String(body, i, eol - i, StandardCharsets.US_ASCII)
+                                .trim()
+                                .split(";")[0],
+                        16);
             } catch (NumberFormatException e) {
                 return body;
             }

@@ -3,6 +3,10 @@ package io.monitorbackbone.conform;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.monitorbackbone.testsupport.ServerProcess;
+import io.monitorbackbone.testsupport.TestKafka;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -14,11 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.monitorbackbone.testsupport.ServerProcess;
-import io.monitorbackbone.testsupport.TestKafka;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -59,26 +58,30 @@ class ConformanceIT {
     }
 
     private static String[] args(String... more) {
-        List<String> all = new java.util.ArrayList<>(List.of("--base", server.baseUri().toString(), "--admin-token", ADMIN,
-                "--registration-token", REGISTRATION));
+        List<String> all = new java.util.ArrayList<>(List.of(
+                "--base", server.baseUri().toString(), "--admin-token", ADMIN, "--registration-token", REGISTRATION));
         all.addAll(List.of(more));
         return all.toArray(String[]::new);
     }
 
     @TestFactory
     Stream<DynamicTest> everyCheckPasses() {
-        return ConformanceTest.CATALOG_IDS.stream().map(id -> dynamicTest(id, () -> {
-            JsonNode r = results.get(id);
-            assertThat(r).as("no result for " + id).isNotNull();
-            assertThat(r.get("status").asText()).as(id + " " + r.get("title").asText() + ": " + r.get("reason").asText())
-                    .isEqualTo("PASS");
-        }));
+        return ConformanceTest.CATALOG_IDS.stream()
+                .map(id -> dynamicTest(id, () -> {
+                    JsonNode r = results.get(id);
+                    assertThat(r).as("no result for " + id).isNotNull();
+                    assertThat(r.get("status").asText())
+                            .as(id + " " + r.get("title").asText() + ": "
+                                    + r.get("reason").asText())
+                            .isEqualTo("PASS");
+                }));
     }
 
     @Test
     void theRunReportsEveryCheckAndExitsZero() {
         assertThat(results.keySet()).containsExactlyElementsOf(ConformanceTest.CATALOG_IDS);
-        assertThat(results.get("C17+").get("stricter_than_protocol").asBoolean()).isTrue();
+        assertThat(results.get("C17+").get("stricter_than_protocol").asBoolean())
+                .isTrue();
         assertThat(results.get("C17").get("stricter_than_protocol").asBoolean()).isFalse();
         assertThat(exit).as(results.toString()).isZero();
     }
@@ -86,10 +89,17 @@ class ConformanceIT {
     @Test
     void theRunRetiredEveryMonitorAndSubscriptionItCreated() throws Exception {
         assertThat(cleanup.get("not_retired")).as(cleanup.toString()).isEmpty();
-        assertThat(cleanup.get("monitors_retired").asInt()).as(cleanup.toString()).isGreaterThan(30);
-        assertThat(cleanup.get("subscriptions_retired").asInt()).as(cleanup.toString()).isGreaterThan(30);
-        HttpResponse<String> listed = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create(server.baseUri() + "/mp/v0/monitors")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(cleanup.get("monitors_retired").asInt())
+                .as(cleanup.toString())
+                .isGreaterThan(30);
+        assertThat(cleanup.get("subscriptions_retired").asInt())
+                .as(cleanup.toString())
+                .isGreaterThan(30);
+        HttpResponse<String> listed = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(server.baseUri() + "/mp/v0/monitors"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
         List<String> active = new java.util.ArrayList<>();
         new ObjectMapper().readTree(listed.body()).get("monitors").forEach(m -> {
             if (m.get("id").asText().startsWith("cf-") && m.get("active").asBoolean()) {
@@ -107,10 +117,15 @@ class ConformanceIT {
 
         List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
         assertThat(lines).hasSize(ConformanceTest.CATALOG_IDS.size() + 2);
-        assertThat(lines.subList(0, lines.size() - 2)).allSatisfy(l -> assertThat(l).matches("C\\d\\d[b+ ] {1,2}PASS .*"));
-        assertThat(lines.get(lines.size() - 2)).contains(ConformanceTest.CATALOG_IDS.size() + " passed, 0 failed, 0 skipped",
-                "1 of them stricter than the protocol (C17+), 0 failed");
-        assertThat(lines.get(lines.size() - 1)).startsWith("cleanup: retired the ").doesNotContain("could not retire");
+        assertThat(lines.subList(0, lines.size() - 2))
+                .allSatisfy(l -> assertThat(l).matches("C\\d\\d[b+ ] {1,2}PASS .*"));
+        assertThat(lines.get(lines.size() - 2))
+                .contains(
+                        ConformanceTest.CATALOG_IDS.size() + " passed, 0 failed, 0 skipped",
+                        "1 of them stricter than the protocol (C17+), 0 failed");
+        assertThat(lines.get(lines.size() - 1))
+                .startsWith("cleanup: retired the ")
+                .doesNotContain("could not retire");
         assertThat(again).isZero();
     }
 }

@@ -2,6 +2,8 @@ package io.monitorbackbone.conform;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -9,9 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.junit.jupiter.api.Test;
 
 class ConformanceTest {
@@ -45,23 +44,29 @@ class ConformanceTest {
 
     @Test
     void theCatalogHoldsEveryCheckOfTheBriefOnceInOrder() {
-        List<String> ids = Catalog.all().stream().map(Check::id).toList();
+        List<String> ids = CheckList.all().stream().map(Check::id).toList();
 
         assertThat(ids).containsExactlyElementsOf(CATALOG_IDS);
-        assertThat(Catalog.all()).extracting(Check::title).doesNotHaveDuplicates().allSatisfy(t -> assertThat(t).isNotBlank());
-        assertThat(Catalog.all()).filteredOn(Check::stricter).extracting(Check::id).containsExactly("C17+");
+        assertThat(CheckList.all())
+                .extracting(Check::title)
+                .doesNotHaveDuplicates()
+                .allSatisfy(t -> assertThat(t).isNotBlank());
+        assertThat(CheckList.all())
+                .filteredOn(Check::stricter)
+                .extracting(Check::id)
+                .containsExactly("C17+");
     }
 
     @Test
     void onlySelectsTheNamedChecksInCatalogOrder() {
-        List<Check> picked = Conformance.select(Catalog.all(), Set.of("C20B", "C05"));
+        List<Check> picked = Conformance.select(CheckList.all(), Set.of("C20B", "C05"));
 
         assertThat(picked).extracting(Check::id).containsExactly("C05", "C20b");
     }
 
     @Test
     void anUnknownCheckIsAUsageErrorAndRunsNothing() {
-        int exit = Conformance.run(new String[]{"--only", "C05,C99", "--base", "http://127.0.0.1:1"}, out, Map.of());
+        int exit = Conformance.run(new String[] {"--only", "C05,C99", "--base", "http://127.0.0.1:1"}, out, Map.of());
 
         assertThat(exit).isEqualTo(2);
         assertThat(output()).contains("no such check: C99").contains("usage: conform");
@@ -69,13 +74,13 @@ class ConformanceTest {
 
     @Test
     void helpPrintsTheUsageAndExitsZero() {
-        assertThat(Conformance.run(new String[]{"--help"}, out, Map.of())).isZero();
+        assertThat(Conformance.run(new String[] {"--help"}, out, Map.of())).isZero();
         assertThat(output()).startsWith("usage: conform");
     }
 
     @Test
     void aSkippedCheckAloneExitsZeroAndSaysWhy() {
-        int exit = Conformance.run(new String[]{"--only", "C17", "--base", "http://127.0.0.1:1"}, out, Map.of());
+        int exit = Conformance.run(new String[] {"--only", "C17", "--base", "http://127.0.0.1:1"}, out, Map.of());
 
         assertThat(exit).isZero();
         List<String> lines = output().lines().toList();
@@ -87,7 +92,8 @@ class ConformanceTest {
 
     @Test
     void aFailureExitsOneAndJsonCarriesEveryField() throws Exception {
-        int exit = Conformance.run(new String[]{"--only", "C01,C17", "--json"}, out, Map.of("MP_BASE", "http://127.0.0.1:1"));
+        int exit = Conformance.run(
+                new String[] {"--only", "C01,C17", "--json"}, out, Map.of("MP_BASE", "http://127.0.0.1:1"));
 
         assertThat(exit).isEqualTo(1);
         JsonNode run = new ObjectMapper().readTree(output());

@@ -1,5 +1,7 @@
 package io.monitorbackbone.conform;
 
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -9,17 +11,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Function;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-
 /**
  * A stand-in server on a free loopback port for the runner's own tests: the function answers each request (its body is the
  * exchange's {@code "body"} attribute); {@link #always} answers every request the same way.
  */
 final class FakeServer implements AutoCloseable {
 
-    record Answer(int status, String body) {
-    }
+    record Answer(int status, String body) {}
 
     private final HttpServer server;
     private final ExecutorService executor = Executors.newFixedThreadPool(4);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -31,13 +30,18 @@ class NoVacuousPassTest {
     @MethodSource("answers")
     void noCheckPassesAgainstAServerThatAlwaysAnswersTheSame(FakeServer.Answer answer) {
         try (FakeServer server = FakeServer.always(answer.status(), answer.body())) {
-            Options options = Options.parse(new String[]{"--base", server.base().toString(), "--admin-token", "a",
-                    "--registration-token", "r"}, Map.of());
+            Options options = Options.parse(
+                    new String[] {"--base", server.base().toString(), "--admin-token", "a", "--registration-token", "r"
+                    },
+                    Map.of());
 
-            List<Result> results = Runner.run(Catalog.all(), options, r -> { }).results();
+            List<Result> results = Runner.run(CheckList.all(), options, r -> {}).results();
 
-            assertThat(results).hasSize(Catalog.all().size());
-            assertThat(results).allSatisfy(r -> assertThat(r.status()).as(r.id() + ": " + r.reason()).isEqualTo(Status.FAIL));
+            assertThat(results).hasSize(CheckList.all().size());
+            assertThat(results)
+                    .allSatisfy(r -> assertThat(r.status())
+                            .as(r.id() + ": " + r.reason())
+                            .isEqualTo(Status.FAIL));
         }
     }
 }

@@ -1,5 +1,10 @@
 package io.monitorbackbone.conform;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -9,12 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
-
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
 
 /**
  * A small stateful stand-in for a protocol server, just enough for C08, C17 and C17+ and for retiring what a run
@@ -26,11 +25,9 @@ final class ProtocolFake implements AutoCloseable {
     private static final String TIME = "2026-01-01T00:00:00Z";
 
     /** {@code refusesWideningInline}: 400 INVALID_FILTER for an inline value outside the stored filter (else 200 with nothing). */
-    record Behaviour(boolean refusesWideningInline, boolean expiresCommittedCursor) {
-    }
+    record Behaviour(boolean refusesWideningInline, boolean expiresCommittedCursor) {}
 
-    private record Obs(long seq, String type, String subject) {
-    }
+    private record Obs(long seq, String type, String subject) {}
 
     private static final class Mon {
         final String id;
@@ -111,7 +108,9 @@ final class ProtocolFake implements AutoCloseable {
         String path = exchange.getRequestURI().getRawPath().substring("/mp/v0".length());
         Map<String, List<String>> query = query(exchange.getRequestURI().getRawQuery());
         String bearer = bearer(exchange);
-        JsonNode body = exchange.getAttribute("body") instanceof String s && !s.isEmpty() ? JSON.readTree(s) : JSON.createObjectNode();
+        JsonNode body = exchange.getAttribute("body") instanceof String s && !s.isEmpty()
+                ? JSON.readTree(s)
+                : JSON.createObjectNode();
         String[] parts = path.split("/");
         if (method.equals("POST") && path.equals("/monitors")) {
             String id = body.path("id").asText();
@@ -122,12 +121,18 @@ final class ProtocolFake implements AutoCloseable {
             r.put("owner_token", m.ownerToken);
             return ok(201, r);
         }
-        if (method.equals("POST") && parts.length == 4 && parts[1].equals("monitors") && parts[3].equals("observations")) {
+        if (method.equals("POST")
+                && parts.length == 4
+                && parts[1].equals("monitors")
+                && parts[3].equals("observations")) {
             Mon m = monitors.get(parts[2]);
             if (m == null || !m.ownerToken.equals(bearer)) {
                 return error(401, "UNAUTHORIZED", "owner token required");
             }
-            Obs o = new Obs(seq.incrementAndGet(), body.path("type").asText(), body.path("subject").asText(null));
+            Obs o = new Obs(
+                    seq.incrementAndGet(),
+                    body.path("type").asText(),
+                    body.path("subject").asText(null));
             m.log.add(o);
             ObjectNode r = JSON.createObjectNode();
             r.set("observation", observation(m, o));
@@ -153,12 +158,22 @@ final class ProtocolFake implements AutoCloseable {
             List<String> types = new ArrayList<>();
             body.at("/filter/types").forEach(t -> types.add(t.asText()));
             String id = "sub-" + (subscriptions.size() + 1);
-            Sub s = new Sub(id, m, "token-" + id, types.isEmpty() ? null : types, body.path("from").asLong(1));
+            Sub s = new Sub(
+                    id,
+                    m,
+                    "token-" + id,
+                    types.isEmpty() ? null : types,
+                    body.path("from").asLong(1));
             subscriptions.put(id, s);
             ObjectNode r = JSON.createObjectNode();
             ObjectNode sub = r.putObject("subscription");
-            sub.put("id", id).put("monitor", m.id).put("subscriber", body.path("subscriber").asText("agent:x"))
-                    .put("cursor", s.cursor).put("protocol", "pull").put("active", true).put("created", TIME);
+            sub.put("id", id)
+                    .put("monitor", m.id)
+                    .put("subscriber", body.path("subscriber").asText("agent:x"))
+                    .put("cursor", s.cursor)
+                    .put("protocol", "pull")
+                    .put("active", true)
+                    .put("created", TIME);
             sub.putArray("capabilities").add("observe");
             r.put("token", s.token);
             return ok(201, r);
@@ -185,7 +200,9 @@ final class ProtocolFake implements AutoCloseable {
                         return expired(s.monitor, c);
                     }
                     s.cursor = c;
-                    return ok(200, JSON.createObjectNode().put("subscription", s.id).put("cursor", c));
+                    return ok(
+                            200,
+                            JSON.createObjectNode().put("subscription", s.id).put("cursor", c));
                 }
                 case "POST retire":
                     s.retired = true;
@@ -223,16 +240,25 @@ final class ProtocolFake implements AutoCloseable {
             }
         }
         long from = start;
-        Predicate<Obs> passes = o -> o.seq() >= from && o.seq() >= m.floor
+        Predicate<Obs> passes = o -> o.seq() >= from
+                && o.seq() >= m.floor
                 && (s.types == null || s.types.stream().anyMatch(t -> matches(t, o.type())))
                 && (inlineTypes == null || inlineTypes.stream().anyMatch(t -> matches(t, o.type())))
                 && (!query.containsKey("subjects") || query.get("subjects").contains(o.subject()));
-        int limit = query.containsKey("limit") ? Integer.parseInt(query.get("limit").get(0)) : 50;
+        int limit =
+                query.containsKey("limit") ? Integer.parseInt(query.get("limit").get(0)) : 50;
         List<Obs> page = m.log.stream().filter(passes).limit(limit).toList();
         long head = m.log.isEmpty() ? 0 : m.log.get(m.log.size() - 1).seq();
         ObjectNode r = JSON.createObjectNode();
-        r.put("subscription", s.id).put("monitor", m.id).put("cursor", s.cursor).put("head", head).put("lag", page.size())
-                .put("retention_floor", m.floor).put("next", page.isEmpty() ? head + 1 : page.get(page.size() - 1).seq() + 1);
+        r.put("subscription", s.id)
+                .put("monitor", m.id)
+                .put("cursor", s.cursor)
+                .put("head", head)
+                .put("lag", page.size())
+                .put("retention_floor", m.floor)
+                .put(
+                        "next",
+                        page.isEmpty() ? head + 1 : page.get(page.size() - 1).seq() + 1);
         ArrayNode observations = r.putArray("observations");
         page.forEach(o -> observations.add(observation(m, o)));
         return ok(200, r);
@@ -257,19 +283,36 @@ final class ProtocolFake implements AutoCloseable {
         o.putArray("capabilities").add("observe");
         o.put("visibility", "public").put("attested", false);
         o.putArray("default_grant").add("observe");
-        o.put("version", 1).put("created", TIME).put("updated", TIME).put("active", !m.retired)
+        o.put("version", 1)
+                .put("created", TIME)
+                .put("updated", TIME)
+                .put("active", !m.retired)
                 .put("head", m.log.isEmpty() ? 0 : m.log.get(m.log.size() - 1).seq());
         return o;
     }
 
     private static ObjectNode observation(Mon m, Obs o) {
         ObjectNode e = JSON.createObjectNode();
-        e.put("specversion", "1.0").put("id", String.valueOf(o.seq())).put("source", "monitor:" + m.id).put("type", o.type())
-                .put("subject", o.subject()).put("time", TIME).put("datacontenttype", "application/json")
-                .put("sequence", String.format("%020d", o.seq())).put("tier", "measured").put("origin", "agent")
-                .put("verified", "unverified").put("horizon", "event").put("actor", "agent:conform");
-        e.putObject("data").putObject("provenance").put("origin", "agent").put("tier", "measured").put("verification", "unverified")
-                .put("actor", "agent:conform").put("wasAttributedTo", "agent:conform");
+        e.put("specversion", "1.0")
+                .put("id", String.valueOf(o.seq()))
+                .put("source", "monitor:" + m.id)
+                .put("type", o.type())
+                .put("subject", o.subject())
+                .put("time", TIME)
+                .put("datacontenttype", "application/json")
+                .put("sequence", String.format("%020d", o.seq()))
+                .put("tier", "measured")
+                .put("origin", "agent")
+                .put("verified", "unverified")
+                .put("horizon", "event")
+                .put("actor", "agent:conform");
+        e.putObject("data")
+                .putObject("provenance")
+                .put("origin", "agent")
+                .put("tier", "measured")
+                .put("verification", "unverified")
+                .put("actor", "agent:conform")
+                .put("wasAttributedTo", "agent:conform");
         return e;
     }
 

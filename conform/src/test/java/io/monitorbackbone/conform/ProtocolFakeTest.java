@@ -8,7 +8,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,8 +19,9 @@ class ProtocolFakeTest {
     private static final ProtocolFake.Behaviour LIKE_OURS = new ProtocolFake.Behaviour(true, true);
 
     private static Runner.Run run(ProtocolFake server, String... ids) {
-        Options options = Options.parse(new String[]{"--base", server.base().toString(), "--admin-token", "a"}, Map.of());
-        return Runner.run(Conformance.select(Catalog.all(), Set.of(ids)), options, r -> { });
+        Options options =
+                Options.parse(new String[] {"--base", server.base().toString(), "--admin-token", "a"}, Map.of());
+        return Runner.run(Conformance.select(CheckList.all(), Set.of(ids)), options, r -> {});
     }
 
     private static Result result(Runner.Run run, String id) {
@@ -31,7 +31,7 @@ class ProtocolFakeTest {
     @Test
     void c08FailsAgainstAServerThatAnswersAWideningInlineFilterWithNothing() {
         try (ProtocolFake silent = new ProtocolFake(new ProtocolFake.Behaviour(false, true));
-             ProtocolFake refusing = new ProtocolFake(LIKE_OURS)) {
+                ProtocolFake refusing = new ProtocolFake(LIKE_OURS)) {
             Result failed = result(run(silent, "C08"), "C08");
             Result passed = result(run(refusing, "C08"), "C08");
 
@@ -44,17 +44,22 @@ class ProtocolFakeTest {
     @Test
     void c17PassesAgainstAServerThatOnlyRefusesAReplayBelowTheFloorAndC17PlusSaysItIsStricter() {
         try (ProtocolFake replayOnly = new ProtocolFake(new ProtocolFake.Behaviour(true, false));
-             ProtocolFake both = new ProtocolFake(LIKE_OURS)) {
+                ProtocolFake both = new ProtocolFake(LIKE_OURS)) {
             Runner.Run lenient = run(replayOnly, "C17", "C17+");
             Runner.Run strict = run(both, "C17", "C17+");
 
             assertThat(lenient.results()).extracting(Result::id).containsExactly("C17", "C17+");
-            assertThat(result(lenient, "C17").status()).as(result(lenient, "C17").reason()).isEqualTo(Status.PASS);
+            assertThat(result(lenient, "C17").status())
+                    .as(result(lenient, "C17").reason())
+                    .isEqualTo(Status.PASS);
             assertThat(result(lenient, "C17").stricter()).isFalse();
             assertThat(result(lenient, "C17+").status()).isEqualTo(Status.FAIL);
             assertThat(result(lenient, "C17+").stricter()).isTrue();
             assertThat(result(lenient, "C17+").reason()).contains("→ 200", "expected 410 CURSOR_EXPIRED");
-            assertThat(strict.results()).allSatisfy(r -> assertThat(r.status()).as(r.id() + ": " + r.reason()).isEqualTo(Status.PASS));
+            assertThat(strict.results())
+                    .allSatisfy(r -> assertThat(r.status())
+                            .as(r.id() + ": " + r.reason())
+                            .isEqualTo(Status.PASS));
         }
     }
 
@@ -63,14 +68,20 @@ class ProtocolFakeTest {
         try (ProtocolFake replayOnly = new ProtocolFake(new ProtocolFake.Behaviour(true, false))) {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
 
-            int exit = Conformance.run(new String[]{"--base", replayOnly.base().toString(), "--admin-token", "a", "--only", "C17,C17+"},
-                    new PrintStream(bytes, true, StandardCharsets.UTF_8), Map.of());
+            int exit = Conformance.run(
+                    new String[] {"--base", replayOnly.base().toString(), "--admin-token", "a", "--only", "C17,C17+"},
+                    new PrintStream(bytes, true, StandardCharsets.UTF_8),
+                    Map.of());
 
             List<String> lines = bytes.toString(StandardCharsets.UTF_8).lines().toList();
             assertThat(exit).as(String.join("\n", lines)).isZero();
             assertThat(lines.get(0)).startsWith("C17  PASS ");
             assertThat(lines.get(1)).startsWith("C17+ FAIL [stricter than the protocol] ");
-            assertThat(lines.get(2)).contains("2 checks", "1 passed, 1 failed", "1 of them stricter than the protocol (C17+), 1 failed, which does not fail the run");
+            assertThat(lines.get(2))
+                    .contains(
+                            "2 checks",
+                            "1 passed, 1 failed",
+                            "1 of them stricter than the protocol (C17+), 1 failed, which does not fail the run");
             assertThat(lines.get(3)).startsWith("cleanup: retired the 2 monitors and 2 subscriptions this run created");
         }
     }

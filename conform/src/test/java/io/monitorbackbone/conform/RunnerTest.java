@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
 import java.util.Set;
-
 import org.junit.jupiter.api.Test;
 
 class RunnerTest {
     private final Options options = new Options(URI.create("http://127.0.0.1:1"), null, null, false, Set.of(), false);
 
     private Result run(Check.Body body) {
-        return Runner.run(new Check("C99", "a check", body), new Api(new Wire(options.base()), options, "run", "C99"));
+        return Runner.run(
+                new Check("C99", "a check", body), new CheckClient(new Wire(options.base()), options, "run", "C99"));
     }
 
     @Test
@@ -28,7 +28,7 @@ class RunnerTest {
     @Test
     void aFailedExpectationIsAFailWithItsReason() {
         Result r = run(api -> {
-            Api.that(false, "POST /mp/v0/x → 500, expected 201");
+            CheckClient.that(false, "POST /mp/v0/x → 500, expected 201");
             return "unreachable";
         });
 

@@ -29,15 +29,19 @@ class WireTest {
         try (FakeServer server = FakeServer.always(200, MONITOR.replace("\"event\"", "\"decade\""))) {
             Wire wire = new Wire(server.base());
 
-            assertThatThrownBy(() -> wire.get("/monitors/m-1", null)).isInstanceOf(Wire.SchemaViolation.class)
-                    .hasMessageContaining("invalid monitor").hasMessageContaining("horizon");
+            assertThatThrownBy(() -> wire.get("/monitors/m-1", null))
+                    .isInstanceOf(Wire.SchemaViolation.class)
+                    .hasMessageContaining("invalid monitor")
+                    .hasMessageContaining("horizon");
         }
     }
 
     @Test
     void aTimestampThatIsNotADateTimeIsASchemaViolation() {
-        try (FakeServer server = FakeServer.always(200, MONITOR.replace("2026-01-01T00:00:00Z\",\"active", "yesterday\",\"active"))) {
-            assertThatThrownBy(() -> new Wire(server.base()).get("/monitors/m-1", null)).isInstanceOf(Wire.SchemaViolation.class);
+        try (FakeServer server =
+                FakeServer.always(200, MONITOR.replace("2026-01-01T00:00:00Z\",\"active", "yesterday\",\"active"))) {
+            assertThatThrownBy(() -> new Wire(server.base()).get("/monitors/m-1", null))
+                    .isInstanceOf(Wire.SchemaViolation.class);
         }
     }
 
@@ -45,7 +49,8 @@ class WireTest {
     void aCreateAnswerWithoutItsMonitorIsASchemaViolation() {
         try (FakeServer server = FakeServer.always(201, "{\"owner_token\":\"t\"}")) {
             assertThatThrownBy(() -> new Wire(server.base()).post("/monitors", J.o(), null))
-                    .isInstanceOf(Wire.SchemaViolation.class).hasMessageContaining("no monitor at /monitor");
+                    .isInstanceOf(Wire.SchemaViolation.class)
+                    .hasMessageContaining("no monitor at /monitor");
         }
     }
 
@@ -54,17 +59,20 @@ class WireTest {
         String pulled = "{\"observations\":[{\"specversion\":\"0.3\"}]}";
         try (FakeServer server = FakeServer.always(200, pulled)) {
             assertThatThrownBy(() -> new Wire(server.base()).get("/subscriptions/s/pull?limit=1", "t"))
-                    .isInstanceOf(Wire.SchemaViolation.class).hasMessageContaining("invalid observation");
+                    .isInstanceOf(Wire.SchemaViolation.class)
+                    .hasMessageContaining("invalid observation");
         }
     }
 
     @Test
     void anErrorMustBeAnErrorObjectWithAKnownCode() {
         try (FakeServer unknownCode = FakeServer.always(409, "{\"code\":\"TEAPOT\",\"error\":\"x\"}");
-             FakeServer notJson = FakeServer.always(404, "<html>not found</html>");
-             FakeServer valid = FakeServer.always(404, "{\"code\":\"NOT_FOUND\",\"error\":\"x\",\"done\":[]}")) {
-            assertThatThrownBy(() -> new Wire(unknownCode.base()).get("/discover", null)).isInstanceOf(Wire.SchemaViolation.class);
-            assertThatThrownBy(() -> new Wire(notJson.base()).get("/discover", null)).isInstanceOf(Wire.SchemaViolation.class)
+                FakeServer notJson = FakeServer.always(404, "<html>not found</html>");
+                FakeServer valid = FakeServer.always(404, "{\"code\":\"NOT_FOUND\",\"error\":\"x\",\"done\":[]}")) {
+            assertThatThrownBy(() -> new Wire(unknownCode.base()).get("/discover", null))
+                    .isInstanceOf(Wire.SchemaViolation.class);
+            assertThatThrownBy(() -> new Wire(notJson.base()).get("/discover", null))
+                    .isInstanceOf(Wire.SchemaViolation.class)
                     .hasMessageContaining("not JSON");
             Wire.Reply ok = new Wire(valid.base()).get("/nothing", null);
             assertThat(ok.code()).isEqualTo("NOT_FOUND");

@@ -2,7 +2,6 @@ package io.monitorbackbone.gateway;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -21,12 +20,15 @@ public interface GatewayConfig {
     @WithDefault("256")
     int tailCacheEntries();
 
+    /** What this process runs, a comma list of gateway, projector, leases ({@link Roles}, {@code MP_ROLES}). */
+    @WithDefault(Roles.ALL)
+    String roles();
+
     /**
-     * Whether this process runs a projector instance; off when the projector runs as processes of its own
-     * ({@code ProjectorApp}) on the same cluster.
+     * This process's id among the processes on one cluster ({@link InstanceId}, {@code MP_INSTANCE_ID}); unset means
+     * host name + "-" + HTTP port.
      */
-    @WithDefault("true")
-    boolean hostProjector();
+    Optional<String> instanceId();
 
     /** Enables {@code /mp/v0/admin/*} when set. */
     Optional<String> adminToken();
@@ -41,6 +43,13 @@ public interface GatewayConfig {
     Optional<List<String>> allowHost();
 
     Http http();
+
+    /**
+     * How long a stopping server keeps answering after its readiness went DOWN, before it wakes parked pulls and
+     * waits for what is in flight: the time a load balancer needs to notice.
+     */
+    @WithDefault("0s")
+    java.time.Duration shutdownDelay();
 
     /** The HTTP listener's connection limits (see {@code http/ConnectionGuard}). */
     interface Http {

@@ -1,19 +1,11 @@
 package io.monitorbackbone.gateway;
 
-import io.monitorbackbone.gateway.kafka.Catalog;
-import io.monitorbackbone.gateway.kafka.Follower;
-import io.monitorbackbone.gateway.kafka.LeaseClient;
+import io.monitorbackbone.gateway.kafka.KafkaPorts;
 import io.monitorbackbone.gateway.kafka.KafkaRuntime;
-import io.monitorbackbone.gateway.kafka.LogReader;
-import io.monitorbackbone.gateway.kafka.LogWriter;
-import io.monitorbackbone.gateway.service.MonitorService;
-import io.monitorbackbone.gateway.service.PublishService;
-import io.monitorbackbone.gateway.service.AdminService;
-import io.monitorbackbone.gateway.service.DeliveryService;
-import io.monitorbackbone.gateway.service.LeaseService;
-import io.monitorbackbone.gateway.service.Services;
-import io.monitorbackbone.gateway.service.SubscriptionService;
 import io.monitorbackbone.gateway.service.Parking;
+import io.monitorbackbone.gateway.service.SubscriptionService;
+import io.monitorbackbone.gateway.service.Tables;
+import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -22,29 +14,29 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.ObservesAsync;
 import jakarta.inject.Inject;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.common.errors.FencedInstanceIdException;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
-import java.time.Clock;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-
 /**
- * Starts the process's parts in order (ports checked, broker if embedded, tables, follower caught up, services) and
- * stops them in reverse, so the broker outlives every client. Requests that arrive before the services are ready wait
- * for them. The ready line is logged once the HTTP port is bound. When the process stops, parked long-polls are
- * answered and SSE streams ended at once, before the HTTP server waits for what is in flight.
+ * Starts the process's parts in order (roles and instance id read, ports checked, broker, tables, the Streams apps of
+ * its roles, then for the gateway role the follower caught up, lease client, sweeper) and stops them in reverse, so
+ * the broker outlives every client. The services are beans over the ports {@link KafkaPorts} exposes; nothing here wires them. Quarkus opens the HTTP listener only after every
+ * {@link StartupEvent} observer has returned (in 3.33 the socket's build step consumes the start-up event's), so no
+ * request arrives before the Kafka side is ready, and a start that fails never opens the port. The ready line is
+ * logged once the port is bound. When the process stops, parked long-polls are answered and SSE streams ended at once,
+ * before the HTTP server waits for what is in flight.
  */
 @ApplicationScoped
 public class Lifecycle {
     private static final Logger LOGGER = Logger.getLogger(Lifecycle.class);
-    private static final int READERS = 8;
-    private static final int WORKERS = 32;
-    /** A create's transaction is open for milliseconds; one open this long at start-up has lost its gateway. */
-    private static final long ABANDONED_CREATE_MS = 5_000;
+    private static final Duration STREAMS_CLOSE = Duration.ofSeconds(10);
 
     @Inject
     GatewayConfig config;
@@ -55,83 +47,177 @@ public class Lifecycle {
     @ConfigProperty(name = "quarkus.http.port")
     int port;
 
-    private final CompletableFuture<Services> ready = new CompletableFuture<>();
-    private final Parking parking = new Parking();
-    private final java.util.concurrent.atomic.AtomicBoolean announced = new java.util.concurrent.atomic.AtomicBoolean();
-    private KafkaRuntime kafka;
-    private Follower follower;
+    @ConfigProperty(name = "quarkus.management.host")
+    String managementHost;
+
+    @ConfigProperty(name = "quarkus.management.port")
+    int managementPort;
+
+    @Inject
+    KafkaPorts kafka;
+
+    @Inject
+    Tables tables;
+
+    @Inject
+    SubscriptionService subscriptions;
+
+    @Inject
+    Parking parking;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    Meters meters;
+
+    private final AtomicBoolean announced = new AtomicBoolean();
+    private final AtomicBoolean fenced = new AtomicBoolean();
+    private volatile boolean ready;
+    private volatile boolean stopping;
     private Sweeper sweeper;
-    private org.apache.kafka.streams.KafkaStreams leases;
-    private org.apache.kafka.streams.KafkaStreams projector;
-    private LeaseClient leaseClient;
-    private LogReader reader;
-    private ExecutorService work;
-    private volatile io.monitorbackbone.gateway.service.StateChanges stateChanges;
+    private KafkaStreams leases;
+    private KafkaStreams projector;
+    private volatile Roles roles;
+    private volatile String instanceId;
 
     void start(@Observes StartupEvent event) throws Exception {
-        StartChecks.portsFree(host, port, config.kafka().bootstrapServers().isEmpty(), config.kafka().port());
+        roles = StartChecks.roles(config.roles(), System.getenv());
+        instanceId = StartChecks.instanceId(config.instanceId(), port);
+        boolean gateway = roles.has(Roles.Role.GATEWAY);
+        // Without the gateway role no HTTP port is bound (RolesConfigSource), so none needs to be free.
+        StartChecks.portsFree(
+                host,
+                gateway ? port : 0,
+                config.kafka().bootstrapServers().isEmpty(),
+                config.kafka().port());
+        StartChecks.managementPortFree(managementHost, managementPort);
         StartChecks.kafkaClientProperties(System.getenv());
-        kafka = KafkaRuntime.start(config, System.getenv());
-        kafka.ensureTables(Follower.tables());
-        kafka.ensureTables(java.util.List.of(io.monitorbackbone.binding.Topics.SWEEPER));
-        // A create this process's broker saw open died with it; with a cluster, another gateway may be mid-create.
-        kafka.fenceAbandonedCreates(kafka.embedded() ? 0 : ABANDONED_CREATE_MS);
-        // Creates the lease topics it is missing (mp.leases, which the follower reads, exists already as a table).
-        leases = io.monitorbackbone.leases.LeaseApp.create(new io.monitorbackbone.leases.LeaseApp.Settings(
-                kafka.clients(), config.data().resolve("streams").resolve("leases-" + port).toAbsolutePath(),
-                // Static membership: a restarted gateway takes its lease tasks back without waiting out a session.
-                "gateway-" + port, config.kafka().leasePartitions(), config.kafka().replicationFactor(),
-                config.kafka().leaseCommitMs()));
-        if (config.hostProjector()) {
+        KafkaRuntime runtime = kafka.startBroker(config, System.getenv());
+        Path streams = config.data().resolve("streams");
+        if (roles.has(Roles.Role.LEASES)) {
+            // Creates the lease topics it is missing (mp.leases, which the follower reads, exists already as a table).
+            leases = io.monitorbackbone.leases.LeaseApp.create(new io.monitorbackbone.leases.LeaseApp.Settings(
+                    runtime.clients(),
+                    streams.resolve("leases-" + instanceId).toAbsolutePath(),
+                    // Static membership: a restarted process takes its lease tasks back without waiting out a session.
+                    instanceId,
+                    config.kafka().leasePartitions(),
+                    config.kafka().replicationFactor(),
+                    config.kafka().leaseCommitMs()));
+        }
+        if (roles.has(Roles.Role.PROJECTOR)) {
             // Folds every monitor's log into mp.state (created above with the tables), which the follower reads.
-            projector = io.monitorbackbone.projector.ProjectorApp.create(io.monitorbackbone.projector.ProjectorConfig.hosted(
-                    kafka.clients(), config.data().resolve("streams").resolve("projector-" + port).toAbsolutePath().toString(),
-                    "gateway-" + port, config.kafka().projectorPartitions(), config.kafka().replicationFactor()));
+            projector = io.monitorbackbone.projector.ProjectorApp.create(
+                    io.monitorbackbone.projector.ProjectorConfig.hosted(
+                            runtime.clients(),
+                            streams.resolve("projector-" + instanceId)
+                                    .toAbsolutePath()
+                                    .toString(),
+                            instanceId,
+                            config.kafka().projectorPartitions(),
+                            config.kafka().replicationFactor()));
             projector.setUncaughtExceptionHandler(e -> {
+                if (fencedInstance(e)) {
+                    return stopFenced(io.monitorbackbone.projector.ProjectorConfig.APPLICATION_ID);
+                }
                 LOGGER.error("projector thread failed; replacing it", e);
-                return org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+                return StreamThreadExceptionResponse.REPLACE_THREAD;
             });
             projector.start();
         }
-        Catalog catalog = new Catalog(config.tailCacheEntries());
-        follower = new Follower(kafka.newFollowerConsumer("mp-follower"), catalog);
-        follower.start().get(60, TimeUnit.SECONDS);
-        Follower tail = follower;
-        KafkaRuntime cluster = kafka;
-        catalog.barrier(table -> tail.awaitApplied(table, cluster.endOffsets(tail.partitionsOf(table)), java.time.Duration.ofSeconds(10)));
-        reader = new LogReader(kafka::newReaderConsumer, READERS, catalog::log, (monitorId, endOffset) -> {
-            org.apache.kafka.common.TopicPartition log = new org.apache.kafka.common.TopicPartition(
-                    io.monitorbackbone.binding.Topics.obs(monitorId), 0);
-            tail.awaitApplied(log.topic(), java.util.Map.of(log, endOffset), java.time.Duration.ofSeconds(10));
-            return catalog.log(monitorId).lastSeq();
-        });
-        LogWriter writer = new LogWriter(kafka.producer());
-        AtomicInteger n = new AtomicInteger();
-        work = Executors.newFixedThreadPool(WORKERS, r -> {
-            Thread t = new Thread(r, "mp-work-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        Clock clock = Clock.systemUTC();
-        SubscriptionService subscriptions = new SubscriptionService(catalog, reader, writer, clock);
-        leases.start();
-        leaseClient = new LeaseClient(kafka.newConsumer("mp-lease-replies", 10), kafka.producer(),
-                io.monitorbackbone.binding.Topics.LEASE_COMMANDS, io.monitorbackbone.binding.Topics.LEASE_REPLIES);
-        leaseClient.start().get(60, TimeUnit.SECONDS);
-        sweeper = new Sweeper(kafka.newGroupConsumer("mp-sweeper", Sweeper.GROUP), catalog, subscriptions, clock);
-        sweeper.start();
-        LeaseService leaseService = new LeaseService(catalog, reader, leaseClient);
-        subscriptions.onRetired((s, reason) -> leaseService.releaseHeldBy(catalog.monitor(s.monitor()), java.util.List.of(s), reason));
-        MonitorService monitors = new MonitorService(kafka, catalog, reader, writer, config.registrationToken(), clock);
-        monitors.onRetired(m -> leaseService.releaseHeldBy(m, catalog.subscriptionsOf(m.id()), "monitor retired"));
-        stateChanges = new io.monitorbackbone.gateway.kafka.LogStateChanges(catalog);
-        ready.complete(new Services(
-                monitors,
-                new PublishService(catalog, writer, clock),
-                subscriptions,
-                new DeliveryService(catalog, reader, writer, work, clock, parking),
-                new AdminService(config.adminToken(), kafka, catalog, reader),
-                leaseService));
+        if (gateway) {
+            kafka.follow(config.tailCacheEntries());
+        }
+        if (leases != null) {
+            leases.setUncaughtExceptionHandler(e -> {
+                if (fencedInstance(e)) {
+                    return stopFenced(io.monitorbackbone.leases.LeaseApp.APPLICATION_ID);
+                }
+                LOGGER.error("leases instance failed; it stops", e);
+                return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            });
+            leases.start();
+        }
+        if (gateway) {
+            // The leases service may run in other processes: the lease topics are made sure of here too.
+            kafka.startLeaseClient();
+            sweeper = new Sweeper(runtime.newGroupConsumer("mp-sweeper", Sweeper.GROUP), tables, subscriptions, clock);
+            sweeper.start();
+        }
+        meters.bind(leases, projector);
+        ready = true;
+        if (!gateway) {
+            // No listener, so no HttpServerStart: the ready line is logged now.
+            LOGGER.infof(
+                    "monitor-backbone ready: roles %s, instance %s, no HTTP API in this process (Kafka %s%s)",
+                    roles,
+                    instanceId,
+                    runtime.bootstrapServers(),
+                    runtime.embedded()
+                            ? ", embedded, data in "
+                                    + config.data().toAbsolutePath().normalize()
+                            : "");
+        }
+    }
+
+    /** Whether a Streams thread failed because another member joined its group under this process's instance id. */
+    static boolean fencedInstance(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof FencedInstanceIdException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Another live process runs with this process's instance id and took its membership: a second member under one id
+     * can only fence the other, so this process says so once and stops (exit status 1) rather than serve on without its
+     * Streams instance. The process that joined last keeps running.
+     */
+    private StreamThreadExceptionResponse stopFenced(String group) {
+        if (fenced.compareAndSet(false, true)) {
+            LOGGER.errorf(
+                    "monitor-backbone stops: another process joined the Kafka group %s with this process's %s '%s' and"
+                            + " took its membership; give every process its own %s (the default is host name and HTTP port)",
+                    group, InstanceId.VARIABLE, instanceId, InstanceId.VARIABLE);
+            Quarkus.asyncExit(1);
+        }
+        return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+    }
+
+    /** Whether every part has started: true from before the HTTP port answers until the process stops. */
+    public boolean ready() {
+        return ready;
+    }
+
+    /** Whether a stop has begun: readiness is DOWN from its first moment. */
+    public boolean stopping() {
+        return stopping;
+    }
+
+    /** The hosted leases app's state; null before it is created. */
+    public KafkaStreams.State leasesState() {
+        return leases == null ? null : leases.state();
+    }
+
+    /** The hosted projector's state; null when this process hosts none (or before it is created). */
+    public KafkaStreams.State projectorState() {
+        return projector == null ? null : projector.state();
+    }
+
+    public boolean hostsProjector() {
+        return roles != null && roles.has(Roles.Role.PROJECTOR);
+    }
+
+    public boolean hostsLeases() {
+        return roles != null && roles.has(Roles.Role.LEASES);
+    }
+
+    /** Whether this process serves the API (and so follows the tables). */
+    public boolean hostsGateway() {
+        return roles != null && roles.has(Roles.Role.GATEWAY);
     }
 
     /**
@@ -142,58 +228,64 @@ public class Lifecycle {
         if (!announced.compareAndSet(false, true)) {
             return;
         }
-        LOGGER.infof("monitor-backbone ready on http://%s:%d/mp/v0/discover, MCP at http://%s:%d/mcp (Kafka %s%s)", host, port, host, port,
-                kafka.bootstrapServers(), kafka.embedded() ? ", embedded, data in " + config.data().toAbsolutePath().normalize() : "");
+        KafkaRuntime runtime = kafka.runtime();
+        LOGGER.infof(
+                "monitor-backbone ready on http://%s:%d/mp/v0/discover, MCP at http://%s:%d/mcp, health and metrics at"
+                        + " http://%s:%d/q/health and /q/metrics (roles %s, instance %s, Kafka %s%s)",
+                host,
+                port,
+                host,
+                port,
+                managementHost,
+                managementPort,
+                roles,
+                instanceId,
+                runtime.bootstrapServers(),
+                runtime.embedded()
+                        ? ", embedded, data in "
+                                + config.data().toAbsolutePath().normalize()
+                        : "");
     }
 
     /**
      * The first thing a stop does (SIGINT, SIGTERM), before the HTTP server waits up to quarkus.shutdown.timeout for the
-     * requests in flight: wake every parked pull and stream so that they are answered now, not when their wait ends.
+     * requests in flight: readiness goes DOWN at once, so a load balancer stops sending new requests here; the server
+     * keeps answering for {@code MP_SHUTDOWN_DELAY} (default none) while it notices; then every parked pull and stream
+     * is woken, so that they are answered now, not when their wait ends.
      */
     void stopping(@Observes ShutdownDelayInitiatedEvent event) {
+        stopping = true;
+        Duration delay = config.shutdownDelay();
+        if (!delay.isZero() && !delay.isNegative()) {
+            LOGGER.infof("stopping: readiness is DOWN; still serving for %s (MP_SHUTDOWN_DELAY)", delay);
+            try {
+                Thread.sleep(delay.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         parking.stop();
     }
 
     void stop(@Observes ShutdownEvent event) {
+        stopping = true;
+        ready = false;
         parking.stop();
-        if (work != null) {
-            work.shutdownNow();
-        }
+        meters.close();
         if (sweeper != null) {
             sweeper.close();
         }
         if (leases != null) {
             // A static member that stops without leaving keeps its tasks until its session ends; a clean stop leaves.
-            leases.close(new org.apache.kafka.streams.KafkaStreams.CloseOptions().leaveGroup(true).timeout(java.time.Duration.ofSeconds(10)));
+            leases.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(STREAMS_CLOSE));
         }
         if (projector != null) {
-            projector.close(new org.apache.kafka.streams.KafkaStreams.CloseOptions().leaveGroup(true).timeout(java.time.Duration.ofSeconds(10)));
+            projector.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(STREAMS_CLOSE));
         }
-        if (leaseClient != null) {
-            leaseClient.close();
-        }
-        if (follower != null) {
-            follower.close();
-        }
-        if (reader != null) {
-            reader.close();
-        }
-        if (kafka != null) {
-            kafka.close();
+        boolean started = kafka.runtime() != null;
+        kafka.close();
+        if (started) {
             LOGGER.info("monitor-backbone stopped");
         }
-    }
-
-    public CompletableFuture<Services> ready() {
-        return ready;
-    }
-
-    public ExecutorService work() {
-        return work;
-    }
-
-    /** Set before {@link #ready()} completes. */
-    public io.monitorbackbone.gateway.service.StateChanges stateChanges() {
-        return stateChanges;
     }
 }

@@ -1,10 +1,9 @@
 package io.monitorbackbone.gateway;
 
+import io.quarkus.runtime.PreventFurtherStepsException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
-
-import io.quarkus.runtime.PreventFurtherStepsException;
 
 /**
  * What is checked before anything starts: the ports this process will listen on. A port that is taken is one clear
@@ -13,18 +12,52 @@ import io.quarkus.runtime.PreventFurtherStepsException;
  */
 final class StartChecks {
 
-    private StartChecks() {
-    }
+    private StartChecks() {}
 
     static void portsFree(String httpHost, int httpPort, boolean embeddedBroker, int kafkaPort) {
         if (httpPort > 0 && !free(httpHost, httpPort)) {
-            throw refused("monitor-backbone cannot start: HTTP port " + httpPort + " on " + httpHost
-                    + " is already in use (is another server running?); choose another with MP_PORT or ./mp serve --port");
+            throw refused(
+                    "monitor-backbone cannot start: HTTP port " + httpPort + " on " + httpHost
+                            + " is already in use (is another server running?); choose another with MP_PORT or ./mp serve --port");
         }
         if (embeddedBroker && kafkaPort > 0 && !free("127.0.0.1", kafkaPort)) {
-            throw refused("monitor-backbone cannot start: port " + kafkaPort + " on 127.0.0.1 for the"
-                    + " embedded Kafka broker is already in use (is another ./mp serve running? then share its broker with"
-                    + " KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:" + kafkaPort + "); choose another with MP_KAFKA_PORT or ./mp serve --kafka-port");
+            throw refused(
+                    "monitor-backbone cannot start: port " + kafkaPort + " on 127.0.0.1 for the"
+                            + " embedded Kafka broker is already in use (is another ./mp serve running? then share its broker with"
+                            + " KAFKA_BOOTSTRAP_SERVERS=127.0.0.1:" + kafkaPort
+                            + " and the MP_KAFKA_* credentials that ./mp kafka-config prints); choose another with MP_KAFKA_PORT or ./mp serve --kafka-port");
+        }
+    }
+
+    /** The management interface (health and metrics) listens on a port of its own. */
+    static void managementPortFree(String host, int port) {
+        if (port > 0 && !free(host, port)) {
+            throw refused("monitor-backbone cannot start: management port " + port + " on " + host
+                    + " (health and metrics) is already in use (is another server running?); choose another with"
+                    + " MP_MANAGEMENT_PORT or ./mp serve --management-port");
+        }
+    }
+
+    /** What this process runs ({@code MP_ROLES}); an unknown role, or none, is refused. */
+    static Roles roles(String value, java.util.Map<String, String> env) {
+        if (env.containsKey("MP_HOST_PROJECTOR")) {
+            throw refused(
+                    "monitor-backbone cannot start: MP_HOST_PROJECTOR is replaced by MP_ROLES (MP_ROLES=gateway,leases"
+                            + " runs no projector); unset it");
+        }
+        try {
+            return Roles.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw refused("monitor-backbone cannot start: " + e.getMessage());
+        }
+    }
+
+    /** This process's instance id ({@code MP_INSTANCE_ID}, else host name and port); one Kafka would refuse is refused. */
+    static String instanceId(java.util.Optional<String> configured, int httpPort) {
+        try {
+            return InstanceId.resolve(configured, httpPort);
+        } catch (IllegalArgumentException e) {
+            throw refused("monitor-backbone cannot start: " + e.getMessage());
         }
     }
 

@@ -1,20 +1,19 @@
 package io.monitorbackbone.gateway;
 
 import io.monitorbackbone.binding.Topics;
-import io.monitorbackbone.gateway.kafka.Catalog;
 import io.monitorbackbone.gateway.kafka.ConsumerLoop;
 import io.monitorbackbone.gateway.service.SubscriptionService;
+import io.monitorbackbone.gateway.service.Tables;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.Subscription;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.jboss.logging.Logger;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.jboss.logging.Logger;
 
 /**
  * The mute sweep, on a timer. Of all gateways sharing a cluster exactly one sweeps: the member of the consumer group
@@ -24,17 +23,19 @@ import java.util.List;
 public final class Sweeper extends ConsumerLoop {
     /** The consumer group, named after the topic whose one partition it hands to the sweeping gateway. */
     public static final String GROUP = Topics.SWEEPER;
+
     private static final Logger LOGGER = Logger.getLogger(Sweeper.class);
     private static final Duration PERIOD = Duration.ofMillis(500);
 
-    private final Catalog catalog;
+    private final Tables tables;
     private final SubscriptionService subscriptions;
     private final Clock clock;
     private volatile boolean leader;
 
-    public Sweeper(KafkaConsumer<byte[], byte[]> consumer, Catalog catalog, SubscriptionService subscriptions, Clock clock) {
+    public Sweeper(
+            KafkaConsumer<byte[], byte[]> consumer, Tables tables, SubscriptionService subscriptions, Clock clock) {
         super(consumer, "mp-sweeper");
-        this.catalog = catalog;
+        this.tables = tables;
         this.subscriptions = subscriptions;
         this.clock = clock;
     }
@@ -76,13 +77,12 @@ public final class Sweeper extends ConsumerLoop {
     }
 
     private void sweep() {
-        for (Monitor m : catalog.monitors()) {
-            for (Subscription s : catalog.subscriptionsOf(m.id())) {
+        for (Monitor m : tables.monitors()) {
+            for (Subscription s : tables.subscriptionsOf(m.id())) {
                 if (s.active() && subscriptions.retireIfMuted(s.id(), clock.instant())) {
                     LOGGER.infof("retired muted subscription=%s monitor=%s", s.id(), s.monitor());
                 }
             }
         }
     }
-
 }

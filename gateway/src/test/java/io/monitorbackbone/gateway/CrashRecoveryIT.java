@@ -1,19 +1,18 @@
 package io.monitorbackbone.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.testsupport.Http;
 import io.monitorbackbone.testsupport.ServerProcess;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The server as `./mp serve` runs it, with its own embedded broker on a data directory, killed with SIGKILL after
@@ -23,10 +22,12 @@ class CrashRecoveryIT {
 
     @Test
     void killNineLosesNothingThatWasAcknowledged(@TempDir Path data) {
-        try (ServerProcess server = ServerProcess.builder().env("MP_DATA", data.toString()).start()) {
+        try (ServerProcess server =
+                ServerProcess.builder().env("MP_DATA", data.toString()).start()) {
             Walk walk = new Walk(new Http(server.baseUri()));
             Walk.Monitor m = walk.createMonitor("crash");
-            List<Long> seqs = new ArrayList<>(List.of(walk.publish(m, "s-1"), walk.publish(m, "s-2"), walk.publish(m, "s-3")));
+            List<Long> seqs =
+                    new ArrayList<>(List.of(walk.publish(m, "s-1"), walk.publish(m, "s-2"), walk.publish(m, "s-3")));
             Walk.Reader reader = walk.subscribe(m, "agent:survivor");
             JsonNode delivered = walk.pull(reader, "").json();
             assertThat(delivered.get("observations")).hasSize(5);
@@ -37,33 +38,49 @@ class CrashRecoveryIT {
 
             Http http = new Http(server.baseUri());
             JsonNode replay = walk.pull(reader, "?cursor=1").json();
-            assertThat(replay.get("observations")).extracting(o -> o.get("id").asText())
+            assertThat(replay.get("observations"))
+                    .extracting(o -> o.get("id").asText())
                     .containsExactly("1", "2", "3", "4", "5");
-            assertThat(replay.get("observations")).extracting(o -> o.path("subject").asText())
+            assertThat(replay.get("observations"))
+                    .extracting(o -> o.path("subject").asText())
                     .containsSubsequence("s-1", "s-2", "s-3");
             assertThat(seqs).containsExactly(2L, 3L, 4L);
 
             JsonNode again = walk.pull(reader, "").json();
             assertThat(again.get("cursor").asLong()).isEqualTo(3);
-            assertThat(again.get("observations")).extracting(o -> o.get("id").asText()).containsExactly("3", "4", "5");
-            again.get("observations").forEach(o -> assertThat(o.get("redelivered").asBoolean()).as("unacked comes back as a redelivery").isTrue());
+            assertThat(again.get("observations"))
+                    .extracting(o -> o.get("id").asText())
+                    .containsExactly("3", "4", "5");
+            again.get("observations")
+                    .forEach(o -> assertThat(o.get("redelivered").asBoolean())
+                            .as("unacked comes back as a redelivery")
+                            .isTrue());
 
             assertThat(walk.publish(m, "after-restart")).isEqualTo(6);
-            assertThat(http.get("/mp/v0/monitors/crash", null).json().get("head").asLong()).isEqualTo(6);
-            assertThat(Files.isDirectory(data.resolve("kafka").resolve("mp.obs.crash-0"))).isTrue();
+            assertThat(http.get("/mp/v0/monitors/crash", null)
+                            .json()
+                            .get("head")
+                            .asLong())
+                    .isEqualTo(6);
+            assertThat(Files.isDirectory(data.resolve("kafka").resolve("mp.obs.crash-0")))
+                    .isTrue();
         }
     }
 
     @Test
     void aRestartedServerReadsOnlyTheNewestRecordsYetKnowsTheWholeLog(@TempDir Path data) {
-        try (ServerProcess server = ServerProcess.builder().env("MP_DATA", data.toString())
-                .env("MP_TAIL_CACHE_ENTRIES", "8").start()) {
+        try (ServerProcess server = ServerProcess.builder()
+                .env("MP_DATA", data.toString())
+                .env("MP_TAIL_CACHE_ENTRIES", "8")
+                .start()) {
             Http http = new Http(server.baseUri());
             Walk walk = new Walk(http);
             Walk.Monitor m = walk.createMonitor("long");
             // seq 2 is the only record of its type; more than the 4096 records a restarted follower reads follow it.
-            Http.Response rare = http.post("/mp/v0/monitors/long/observations",
-                    "{\"type\":\"com.example.ci.rare\",\"subject\":\"first\",\"data\":{}}", m.ownerToken());
+            Http.Response rare = http.post(
+                    "/mp/v0/monitors/long/observations",
+                    "{\"type\":\"com.example.ci.rare\",\"subject\":\"first\",\"data\":{}}",
+                    m.ownerToken());
             assertThat(rare.status()).as(rare.body()).isEqualTo(201);
             int count = 4200;
             java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
@@ -82,8 +99,10 @@ class CrashRecoveryIT {
                 pool.shutdownNow();
             }
             long head = 2 + count;
-            await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                    assertThat(walk.state(m).json().get("as_of_seq").asLong()).isEqualTo(head));
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(
+                                    walk.state(m).json().get("as_of_seq").asLong())
+                            .isEqualTo(head));
 
             server.stop();
             server.restart();
@@ -92,28 +111,38 @@ class CrashRecoveryIT {
             assertThat(state.get("as_of_seq").asLong()).isEqualTo(head);
             assertThat(state.at("/counters/observations").asLong()).isEqualTo(head);
             Walk.Reader reader = walk.subscribe(m, "agent:rare");
-            JsonNode pulled = walk.pull(reader, "?cursor=1&types=com.example.ci.rare").json();
-            assertThat(pulled.get("observations")).extracting(o -> o.get("id").asText()).containsExactly("2");
-            Http.Response refused = http.get("/mp/v0/subscriptions/" + reader.subscription() + "/pull?tiers=bogus", reader.token());
+            JsonNode pulled =
+                    walk.pull(reader, "?cursor=1&types=com.example.ci.rare").json();
+            assertThat(pulled.get("observations"))
+                    .extracting(o -> o.get("id").asText())
+                    .containsExactly("2");
+            Http.Response refused =
+                    http.get("/mp/v0/subscriptions/" + reader.subscription() + "/pull?tiers=bogus", reader.token());
             Walk.assertRefused(refused, 400, "INVALID_FILTER");
-            assertThat(refused.json().get("known_types")).as("a type only the start of the log carried is still known")
-                    .extracting(JsonNode::asText).contains("com.example.ci.rare", "com.example.ci.run");
+            assertThat(refused.json().get("known_types"))
+                    .as("a type only the start of the log carried is still known")
+                    .extracting(JsonNode::asText)
+                    .contains("com.example.ci.rare", "com.example.ci.run");
             assertThat(walk.publish(m, "after")).isEqualTo(head + 2);
         }
     }
 
     @Test
     void theStateAfterKillNineIsTheStateBefore(@TempDir Path data) {
-        try (ServerProcess server = ServerProcess.builder().env("MP_DATA", data.toString())
-                .env("MP_TAIL_CACHE_ENTRIES", "4").start()) {
+        try (ServerProcess server = ServerProcess.builder()
+                .env("MP_DATA", data.toString())
+                .env("MP_TAIL_CACHE_ENTRIES", "4")
+                .start()) {
             Http http = new Http(server.baseUri());
             Walk walk = new Walk(http);
             Walk.Monitor m = walk.createMonitor("folded");
             for (int i = 0; i < 25; i++) {
                 walk.publish(m, "s-" + (i % 5));
             }
-            http.post("/mp/v0/monitors/folded/observations",
-                    "{\"type\":\"com.example.ci.run.contradiction\",\"subject\":\"s-1\",\"data\":{}}", m.ownerToken());
+            http.post(
+                    "/mp/v0/monitors/folded/observations",
+                    "{\"type\":\"com.example.ci.run.contradiction\",\"subject\":\"s-1\",\"data\":{}}",
+                    m.ownerToken());
             Walk.Reader reader = walk.subscribe(m, "agent:folded");
             walk.ack(reader, walk.pull(reader, "?limit=7").json().get("next").asLong());
             JsonNode before = StateIT.stripped(walk.state(m).json());
@@ -127,13 +156,15 @@ class CrashRecoveryIT {
             assertThat(after.at("/counters/observations").asLong()).isEqualTo(28);
             assertThat(after.get("contradictions_open").asLong()).isEqualTo(1);
             walk.publish(m, "after");
-            assertThat(walk.state(m).json().at("/counters/observations").asLong()).isEqualTo(29);
+            assertThat(walk.state(m).json().at("/counters/observations").asLong())
+                    .isEqualTo(29);
         }
     }
 
     @Test
     void aCleanStopAndStartKeepsEverything(@TempDir Path data) {
-        try (ServerProcess server = ServerProcess.builder().env("MP_DATA", data.toString()).start()) {
+        try (ServerProcess server =
+                ServerProcess.builder().env("MP_DATA", data.toString()).start()) {
             Walk walk = new Walk(new Http(server.baseUri()));
             Walk.Monitor m = walk.createMonitor("clean");
             walk.publish(m, "kept");
@@ -146,14 +177,17 @@ class CrashRecoveryIT {
             assertThat(exit).as("exit status of a SIGTERM stop").isIn(0, 130, 143);
             JsonNode pulled = walk.pull(reader, "").json();
             assertThat(pulled.get("cursor").asLong()).isEqualTo(3);
-            assertThat(pulled.get("observations")).extracting(o -> o.get("id").asText()).containsExactly("3");
+            assertThat(pulled.get("observations"))
+                    .extracting(o -> o.get("id").asText())
+                    .containsExactly("3");
             assertThat(walk.publish(m, "still-mine")).isEqualTo(4);
         }
     }
 
     @Test
     void killNineInTheMiddleOfADrainNeverLosesAndNeverReturnsWhatWasAcked(@TempDir Path data) {
-        try (ServerProcess server = ServerProcess.builder().env("MP_DATA", data.toString()).start()) {
+        try (ServerProcess server =
+                ServerProcess.builder().env("MP_DATA", data.toString()).start()) {
             Walk walk = new Walk(new Http(server.baseUri()));
             Walk.Monitor m = walk.createMonitor("drain");
             for (int i = 0; i < 40; i++) {
@@ -187,10 +221,16 @@ class CrashRecoveryIT {
             List<Long> after = rest.stream().map(o -> o.get("id").asLong()).toList();
             assertThat(after).doesNotContainAnyElementsOf(acked);
             assertThat(after).startsWith(unacked.toArray(Long[]::new));
-            rest.stream().filter(o -> unacked.contains(o.get("id").asLong()))
-                    .forEach(o -> assertThat(o.path("redelivered").asBoolean()).as("unacked %s comes back marked", o.get("id")).isTrue());
-            rest.stream().filter(o -> !unacked.contains(o.get("id").asLong()))
-                    .forEach(o -> assertThat(o.has("redelivered")).as("first delivery of %s", o.get("id")).isFalse());
+            rest.stream()
+                    .filter(o -> unacked.contains(o.get("id").asLong()))
+                    .forEach(o -> assertThat(o.path("redelivered").asBoolean())
+                            .as("unacked %s comes back marked", o.get("id"))
+                            .isTrue());
+            rest.stream()
+                    .filter(o -> !unacked.contains(o.get("id").asLong()))
+                    .forEach(o -> assertThat(o.has("redelivered"))
+                            .as("first delivery of %s", o.get("id"))
+                            .isFalse());
             java.util.Set<Long> everything = new java.util.TreeSet<>(acked);
             everything.addAll(after);
             assertThat(everything).hasSize(42).first().isEqualTo(1L);
@@ -200,7 +240,10 @@ class CrashRecoveryIT {
 
     @Test
     void compactingEveryMonitorMovesEachFloor(@TempDir Path data) {
-        try (ServerProcess server = ServerProcess.builder().env("MP_DATA", data.toString()).env("MP_ADMIN_TOKEN", "tok-admin").start()) {
+        try (ServerProcess server = ServerProcess.builder()
+                .env("MP_DATA", data.toString())
+                .env("MP_ADMIN_TOKEN", "tok-admin")
+                .start()) {
             Http http = new Http(server.baseUri());
             Walk walk = new Walk(http);
             Walk.Monitor a = walk.createMonitor("a-log");
@@ -210,30 +253,52 @@ class CrashRecoveryIT {
             }
             walk.publish(b, "b0");
 
-            JsonNode compacted = http.post("/mp/v0/admin/compact", "{\"upto_seq\":3}", "tok-admin").json();
+            JsonNode compacted = http.post("/mp/v0/admin/compact", "{\"upto_seq\":3}", "tok-admin")
+                    .json();
 
             assertThat(compacted.at("/monitors/a-log/retention_floor").asLong()).isEqualTo(4);
-            assertThat(compacted.at("/monitors/b-log/retention_floor").asLong()).as("b-log held only seqs 1 and 2").isEqualTo(3);
+            assertThat(compacted.at("/monitors/b-log/retention_floor").asLong())
+                    .as("b-log held only seqs 1 and 2")
+                    .isEqualTo(3);
             assertThat(compacted.get("compacted").asLong()).isEqualTo(5);
-            assertThat(http.get("/mp/v0/monitors/a-log/state", null).json().get("retention_floor").asLong()).isEqualTo(4);
-            assertThat(http.post("/mp/v0/admin/compact", "{\"upto_seq\":3}", "wrong").status()).isEqualTo(401);
+            assertThat(http.get("/mp/v0/monitors/a-log/state", null)
+                            .json()
+                            .get("retention_floor")
+                            .asLong())
+                    .isEqualTo(4);
+            assertThat(http.post("/mp/v0/admin/compact", "{\"upto_seq\":3}", "wrong")
+                            .status())
+                    .isEqualTo(401);
         }
     }
 
     @Test
     void killNineMidClaimLeavesNoLeaseWithTwoHoldersAndLosesNone(@TempDir Path data) throws Exception {
-        try (ServerProcess server = ServerProcess.builder().env("MP_DATA", data.toString()).start()) {
+        try (ServerProcess server =
+                ServerProcess.builder().env("MP_DATA", data.toString()).start()) {
             Http http = new Http(server.baseUri());
-            String owner = http.post("/mp/v0/monitors", "{\"id\":\"jobs\",\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}", null)
-                    .json().get("owner_token").asText();
+            String owner = http.post(
+                            "/mp/v0/monitors",
+                            "{\"id\":\"jobs\",\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}",
+                            null)
+                    .json()
+                    .get("owner_token")
+                    .asText();
             int subjects = 30;
             for (int i = 0; i < subjects; i++) {
-                http.post("/mp/v0/monitors/jobs/observations", "{\"type\":\"demo.job\",\"subject\":\"job-" + i + "\"}", owner);
+                http.post(
+                        "/mp/v0/monitors/jobs/observations",
+                        "{\"type\":\"demo.job\",\"subject\":\"job-" + i + "\"}",
+                        owner);
             }
             JsonNode[] workers = new JsonNode[2];
             for (int w = 0; w < 2; w++) {
-                workers[w] = http.post("/mp/v0/subscriptions", "{\"monitor\":\"jobs\",\"subscriber\":\"agent:w" + w
-                        + "\",\"capabilities\":[\"observe\",\"act\"]}", owner).json();
+                workers[w] = http.post(
+                                "/mp/v0/subscriptions",
+                                "{\"monitor\":\"jobs\",\"subscriber\":\"agent:w" + w
+                                        + "\",\"capabilities\":[\"observe\",\"act\"]}",
+                                owner)
+                        .json();
             }
             java.util.Map<Integer, Integer> granted = new java.util.concurrent.ConcurrentHashMap<>();
             java.util.List<Integer> doubleGrants = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -244,8 +309,13 @@ class CrashRecoveryIT {
                     int worker = w;
                     claims.add(java.util.concurrent.CompletableFuture.runAsync(() -> {
                         try {
-                            Http.Response r = http.post("/mp/v0/subscriptions/" + workers[worker].at("/subscription/id").asText()
-                                    + "/leases/claim", "{\"subject\":\"job-" + subject + "\"}", workers[worker].get("token").asText());
+                            Http.Response r = http.post(
+                                    "/mp/v0/subscriptions/"
+                                            + workers[worker]
+                                                    .at("/subscription/id")
+                                                    .asText() + "/leases/claim",
+                                    "{\"subject\":\"job-" + subject + "\"}",
+                                    workers[worker].get("token").asText());
                             if (r.status() == 201 && granted.put(subject, worker) != null) {
                                 doubleGrants.add(subject);
                             }
@@ -259,22 +329,34 @@ class CrashRecoveryIT {
 
             server.kill9();
             java.util.concurrent.CompletableFuture.allOf(claims.toArray(java.util.concurrent.CompletableFuture[]::new))
-                    .exceptionally(e -> null).get(60, java.util.concurrent.TimeUnit.SECONDS);
+                    .exceptionally(e -> null)
+                    .get(60, java.util.concurrent.TimeUnit.SECONDS);
             server.restart();
 
-            assertThat(doubleGrants).as("subjects granted twice before the kill").isEmpty();
+            assertThat(doubleGrants)
+                    .as("subjects granted twice before the kill")
+                    .isEmpty();
             Http after = new Http(server.baseUri());
             for (int i = 0; i < subjects; i++) {
                 int[] statuses = new int[2];
                 for (int w = 0; w < 2; w++) {
-                    statuses[w] = after.post("/mp/v0/subscriptions/" + workers[w].at("/subscription/id").asText() + "/leases/claim",
-                            "{\"subject\":\"job-" + i + "\"}", workers[w].get("token").asText()).status();
+                    statuses[w] = after.post(
+                                    "/mp/v0/subscriptions/"
+                                            + workers[w].at("/subscription/id").asText() + "/leases/claim",
+                                    "{\"subject\":\"job-" + i + "\"}",
+                                    workers[w].get("token").asText())
+                            .status();
                 }
                 java.util.List<Integer> answer = java.util.List.of(statuses[0], statuses[1]);
-                assertThat(answer).as("job-%d after restart", i).isSubsetOf(200, 201, 409).containsOnlyOnce(409);
+                assertThat(answer)
+                        .as("job-%d after restart", i)
+                        .isSubsetOf(200, 201, 409)
+                        .containsOnlyOnce(409);
                 Integer holder = granted.get(i);
                 if (holder != null) {
-                    assertThat(statuses[holder]).as("job-%d was granted to worker %d before the kill", i, holder).isEqualTo(200);
+                    assertThat(statuses[holder])
+                            .as("job-%d was granted to worker %d before the kill", i, holder)
+                            .isEqualTo(200);
                 }
             }
         }
@@ -282,25 +364,53 @@ class CrashRecoveryIT {
 
     @Test
     void thePublishedSubjectIndexSurvivesCompactionAndARestart(@TempDir Path data) {
-        try (ServerProcess server = ServerProcess.builder().env("MP_DATA", data.toString()).env("MP_ADMIN_TOKEN", "tok-admin").start()) {
+        try (ServerProcess server = ServerProcess.builder()
+                .env("MP_DATA", data.toString())
+                .env("MP_ADMIN_TOKEN", "tok-admin")
+                .start()) {
             Http http = new Http(server.baseUri());
-            String owner = http.post("/mp/v0/monitors", "{\"id\":\"indexed\",\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}", null)
-                    .json().get("owner_token").asText();
-            long seq = http.post("/mp/v0/monitors/indexed/observations", "{\"type\":\"demo.job\",\"subject\":\"old-job\"}", owner).json().get("seq").asLong();
-            JsonNode worker = http.post("/mp/v0/subscriptions", "{\"monitor\":\"indexed\",\"subscriber\":\"agent:late\",\"capabilities\":[\"observe\",\"act\"]}", owner).json();
+            String owner = http.post(
+                            "/mp/v0/monitors",
+                            "{\"id\":\"indexed\",\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}",
+                            null)
+                    .json()
+                    .get("owner_token")
+                    .asText();
+            long seq = http.post(
+                            "/mp/v0/monitors/indexed/observations",
+                            "{\"type\":\"demo.job\",\"subject\":\"old-job\"}",
+                            owner)
+                    .json()
+                    .get("seq")
+                    .asLong();
+            JsonNode worker = http.post(
+                            "/mp/v0/subscriptions",
+                            "{\"monitor\":\"indexed\",\"subscriber\":\"agent:late\",\"capabilities\":[\"observe\",\"act\"]}",
+                            owner)
+                    .json();
             // The publish wrote its subject mark before it was acknowledged; the leases service folds the mark into its
             // store at its next commit, which nothing outside it can observe, so the test gives it that time.
-            await().pollDelay(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(6)).until(() -> true);
-            assertThat(http.post("/mp/v0/admin/compact", "{\"upto_seq\":" + seq + "}", "tok-admin").json().get("compacted").asLong()).isEqualTo(seq);
+            await().pollDelay(Duration.ofSeconds(5))
+                    .atMost(Duration.ofSeconds(6))
+                    .until(() -> true);
+            assertThat(http.post("/mp/v0/admin/compact", "{\"upto_seq\":" + seq + "}", "tok-admin")
+                            .json()
+                            .get("compacted")
+                            .asLong())
+                    .isEqualTo(seq);
 
             server.stop();
             server.restart();
 
             Http after = new Http(server.baseUri());
-            Http.Response claim = after.post("/mp/v0/subscriptions/" + worker.at("/subscription/id").asText() + "/leases/claim",
-                    "{\"subject\":\"old-job\"}", worker.get("token").asText());
-            Http.Response never = after.post("/mp/v0/subscriptions/" + worker.at("/subscription/id").asText() + "/leases/claim",
-                    "{\"subject\":\"never-published\"}", worker.get("token").asText());
+            Http.Response claim = after.post(
+                    "/mp/v0/subscriptions/" + worker.at("/subscription/id").asText() + "/leases/claim",
+                    "{\"subject\":\"old-job\"}",
+                    worker.get("token").asText());
+            Http.Response never = after.post(
+                    "/mp/v0/subscriptions/" + worker.at("/subscription/id").asText() + "/leases/claim",
+                    "{\"subject\":\"never-published\"}",
+                    worker.get("token").asText());
             assertThat(claim.status()).as(claim.body()).isEqualTo(201);
             assertThat(never.status()).isEqualTo(404);
         }

@@ -1,11 +1,11 @@
 package io.monitorbackbone.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.testsupport.Http;
 import io.monitorbackbone.testsupport.ServerProcess;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,9 +18,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * kill -9 of `./mp serve` during a stream of creates, at a different moment each round (issue 12, item 3): afterwards
@@ -33,7 +32,8 @@ class CreateCrashIT {
 
     @Test
     void everyCreateCutShortByKillNineIsWholeOrCompletedByItsRetry(@TempDir Path data) throws Exception {
-        try (ServerProcess server = ServerProcess.builder().env("MP_DATA", data.toString()).start()) {
+        try (ServerProcess server =
+                ServerProcess.builder().env("MP_DATA", data.toString()).start()) {
             Set<String> tried = ConcurrentHashMap.newKeySet();
             Map<String, Integer> answered = new ConcurrentHashMap<>();
             for (int round = 0; round < ROUNDS; round++) {
@@ -46,7 +46,9 @@ class CreateCrashIT {
             for (String id : tried) {
                 Http.Response got = http.get("/mp/v0/monitors/" + id, null);
                 if (answered.getOrDefault(id, 0) == 201) {
-                    assertThat(got.status()).as("%s was answered 201: %s", id, got.body()).isEqualTo(200);
+                    assertThat(got.status())
+                            .as("%s was answered 201: %s", id, got.body())
+                            .isEqualTo(200);
                 }
                 if (got.status() == 200) {
                     assertFirstRowIsConfigured(http, id);
@@ -54,23 +56,31 @@ class CreateCrashIT {
                 }
                 assertThat(got.status()).as("GET %s: %s", id, got.body()).isEqualTo(404);
                 Http.Response again = http.post("/mp/v0/monitors", body(id), null);
-                assertThat(again.status()).as("%s answers 404 on GET, so a create completes it: %s", id, again.body()).isEqualTo(201);
+                assertThat(again.status())
+                        .as("%s answers 404 on GET, so a create completes it: %s", id, again.body())
+                        .isEqualTo(201);
                 assertThat(again.json().get("owner_token").asText()).isNotEmpty();
                 assertThat(http.get("/mp/v0/monitors/" + id, null).status()).isEqualTo(200);
                 assertFirstRowIsConfigured(http, id);
                 // The retry's token owns it.
-                Http.Response published = http.post("/mp/v0/monitors/" + id + "/observations",
-                        "{\"type\":\"com.example.ci.run\",\"subject\":\"after\",\"data\":{}}", again.json().get("owner_token").asText());
+                Http.Response published = http.post(
+                        "/mp/v0/monitors/" + id + "/observations",
+                        "{\"type\":\"com.example.ci.run\",\"subject\":\"after\",\"data\":{}}",
+                        again.json().get("owner_token").asText());
                 assertThat(published.status()).as(published.body()).isEqualTo(201);
                 retried.add(id);
             }
-            System.out.printf("CreateCrashIT: %d ids tried, %d answered 201, %d completed by a retry%n",
-                    tried.size(), answered.values().stream().filter(s -> s == 201).count(), retried.size());
+            System.out.printf(
+                    "CreateCrashIT: %d ids tried, %d answered 201, %d completed by a retry%n",
+                    tried.size(),
+                    answered.values().stream().filter(s -> s == 201).count(),
+                    retried.size());
         }
     }
 
     /** Creates monitors from several threads and kills the server once a round-dependent number were answered. */
-    private static void createUntilKilled(ServerProcess server, int round, Set<String> tried, Map<String, Integer> answered)
+    private static void createUntilKilled(
+            ServerProcess server, int round, Set<String> tried, Map<String, Integer> answered)
             throws InterruptedException {
         Http http = new Http(server.baseUri());
         AtomicInteger created = new AtomicInteger();
@@ -96,23 +106,31 @@ class CreateCrashIT {
         }
         // A different moment in the stream each round: after 3, 7, 11, ... answered creates.
         int killAfter = 3 + 4 * round;
-        await("%d creates answered in round %d".formatted(killAfter, round)).atMost(Duration.ofMinutes(3))
+        await("%d creates answered in round %d".formatted(killAfter, round))
+                .atMost(Duration.ofMinutes(3))
                 .until(() -> created.get() >= killAfter);
         killed.set(true);
         server.kill9();
         pool.shutdown();
-        assertThat(pool.awaitTermination(2, TimeUnit.MINUTES)).as("the clients stop once the server is gone").isTrue();
+        assertThat(pool.awaitTermination(2, TimeUnit.MINUTES))
+                .as("the clients stop once the server is gone")
+                .isTrue();
     }
 
     private static void assertFirstRowIsConfigured(Http http, String id) {
-        Http.Response sub = http.post("/mp/v0/subscriptions",
-                "{\"monitor\":\"" + id + "\",\"subscriber\":\"agent:check\",\"capabilities\":[\"observe\"]}", null);
+        Http.Response sub = http.post(
+                "/mp/v0/subscriptions",
+                "{\"monitor\":\"" + id + "\",\"subscriber\":\"agent:check\",\"capabilities\":[\"observe\"]}",
+                null);
         assertThat(sub.status()).as(sub.body()).isEqualTo(201);
-        Http.Response pulled = http.get("/mp/v0/subscriptions/" + sub.json().at("/subscription/id").asText() + "/pull?cursor=1&limit=1",
+        Http.Response pulled = http.get(
+                "/mp/v0/subscriptions/" + sub.json().at("/subscription/id").asText() + "/pull?cursor=1&limit=1",
                 sub.json().get("token").asText());
         assertThat(pulled.status()).as(pulled.body()).isEqualTo(200);
         JsonNode first = pulled.json().at("/observations/0");
-        assertThat(first.isMissingNode()).as("%s has a first row: %s", id, pulled.body()).isFalse();
+        assertThat(first.isMissingNode())
+                .as("%s has a first row: %s", id, pulled.body())
+                .isFalse();
         assertThat(first.get("id").asText()).as(pulled.body()).isEqualTo("1");
         assertThat(first.get("type").asText()).as(pulled.body()).isEqualTo("ai.mentu.monitor.configured");
         assertThat(first.at("/data/payload/after/id").asText()).isEqualTo(id);

@@ -1,8 +1,11 @@
 package io.monitorbackbone.gateway;
 
-import io.monitorbackbone.binding.Topics;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.binding.ObservationCodec;
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Json;
@@ -11,6 +14,13 @@ import io.monitorbackbone.testsupport.Http;
 import io.monitorbackbone.testsupport.Schemas;
 import io.monitorbackbone.testsupport.ServerProcess;
 import io.monitorbackbone.testsupport.TestKafka;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -25,17 +35,6 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * Issue 12 item 1: bodies nested around the input limit, and records no reader can decode. Whatever the server
@@ -76,7 +75,11 @@ class DeepJsonIT {
 
     @Test
     void bodiesAroundTheNestingLimitAreAcceptedAndReadableOrRefused() {
-        assertThat(http.get("/mp/v0/discover", null).json().at("/limits/max_body_depth").asInt()).isEqualTo(LIMIT);
+        assertThat(http.get("/mp/v0/discover", null)
+                        .json()
+                        .at("/limits/max_body_depth")
+                        .asInt())
+                .isEqualTo(LIMIT);
         Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}");
         Walk.Reader worker = subscribe(m, "agent:deep", "[\"observe\",\"act\"]");
         int rejected = 0;
@@ -86,10 +89,14 @@ class DeepJsonIT {
             String what = "depth " + depth;
             // Each body nests exactly `depth` levels: body, data object, then the array.
             String data = "{\"k\":" + nested(depth - 2) + "}";
-            Http.Response published = http.post("/mp/v0/monitors/" + m.id() + "/observations",
-                    "{\"type\":\"com.example.deep\",\"subject\":\"d" + depth + "\",\"data\":" + data + "}", m.ownerToken());
-            Http.Response refusedPublish = http.post("/mp/v0/monitors/" + m.id() + "/observations",
-                    "{\"type\":\"com.example.deep\",\"tier\":\"bogus\",\"data\":" + data + "}", m.ownerToken());
+            Http.Response published = http.post(
+                    "/mp/v0/monitors/" + m.id() + "/observations",
+                    "{\"type\":\"com.example.deep\",\"subject\":\"d" + depth + "\",\"data\":" + data + "}",
+                    m.ownerToken());
+            Http.Response refusedPublish = http.post(
+                    "/mp/v0/monitors/" + m.id() + "/observations",
+                    "{\"type\":\"com.example.deep\",\"tier\":\"bogus\",\"data\":" + data + "}",
+                    m.ownerToken());
             rejected++;
             if (fits) {
                 assertThat(published.status()).as(what + " " + published.body()).isEqualTo(201);
@@ -101,7 +108,9 @@ class DeepJsonIT {
                 rejected++;
                 Walk.assertRefused(refusedPublish, 400, "INVALID");
             }
-            assertThat(refusedPublish.json().get("rejected_seq").asLong()).as(what).isPositive();
+            assertThat(refusedPublish.json().get("rejected_seq").asLong())
+                    .as(what)
+                    .isPositive();
 
             // Lease evidence is stored inside the lease row's data.payload.
             String evidence = ",\"outcome\":\"done\",\"evidence\":" + nested(depth - 1) + "}";
@@ -111,7 +120,8 @@ class DeepJsonIT {
                 Http.Response completed = lease(worker, "complete", "{\"subject\":\"d" + depth + "\"" + evidence);
                 assertThat(completed.status()).as(what + " " + completed.body()).isEqualTo(200);
             } else {
-                Walk.assertRefused(lease(worker, "complete", "{\"subject\":\"d" + LIMIT + "\"" + evidence), 400, "INVALID");
+                Walk.assertRefused(
+                        lease(worker, "complete", "{\"subject\":\"d" + LIMIT + "\"" + evidence), 400, "INVALID");
             }
         }
         long head = lastSeq(m);
@@ -127,10 +137,15 @@ class DeepJsonIT {
             JsonNode o = rows.get(records.indexOf(seq));
             assertThat(depth(o.get("data"))).isGreaterThanOrEqualTo(LIMIT - 3);
         }
-        assertThat(rows).filteredOn(o -> Vocabulary.REJECTED.equals(o.get("type").asText())).hasSize(expectedRejected);
-        assertThat(rows).filteredOn(o -> Vocabulary.LEASE.equals(o.get("type").asText())
-                && o.at("/data/payload/action").asText().equals("complete")).hasSize(3);
-        assertThat(rows).noneMatch(o -> Vocabulary.UNDECODABLE.equals(o.get("type").asText()));
+        assertThat(rows)
+                .filteredOn(o -> Vocabulary.REJECTED.equals(o.get("type").asText()))
+                .hasSize(expectedRejected);
+        assertThat(rows)
+                .filteredOn(o -> Vocabulary.LEASE.equals(o.get("type").asText())
+                        && o.at("/data/payload/action").asText().equals("complete"))
+                .hasSize(3);
+        assertThat(rows)
+                .noneMatch(o -> Vocabulary.UNDECODABLE.equals(o.get("type").asText()));
         // Stepping one row at a time with ?cursor= never stalls, and JSON-RPC serves the same page.
         for (long seq : records) {
             JsonNode page = walk.pull(worker, "?limit=1&cursor=" + seq).json();
@@ -138,10 +153,14 @@ class DeepJsonIT {
             assertThat(page.get("observations").get(0).get("id").asLong()).isEqualTo(seq);
             assertThat(page.get("next").asLong()).isEqualTo(seq + 1);
         }
-        Http.Response rpc = http.post("/mp/v0/rpc", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"feeds/pull\",\"params\":{\"subscription\":\""
-                + worker.subscription() + "\",\"cursor\":1,\"limit\":200}}", worker.token());
+        Http.Response rpc = http.post(
+                "/mp/v0/rpc",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"feeds/pull\",\"params\":{\"subscription\":\""
+                        + worker.subscription() + "\",\"cursor\":1,\"limit\":200}}",
+                worker.token());
         assertThat(rpc.status()).isEqualTo(200);
-        assertThat(rpc.json().at("/result/observations").size()).as(rpc.body().substring(0, Math.min(300, rpc.body().length())))
+        assertThat(rpc.json().at("/result/observations").size())
+                .as(rpc.body().substring(0, Math.min(300, rpc.body().length())))
                 .isEqualTo(records.size());
 
         assertHonestState(m, head, records.size(), expectedRejected, 0);
@@ -152,15 +171,32 @@ class DeepJsonIT {
         Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"capabilities\":[\"observe\"]}");
         Walk.Reader reader = subscribe(m, "agent:reader", "[\"observe\"]");
         walk.publish(m, "before");
-        Draft shape = new Draft("com.example.ci.run", "foreign", "2026-01-01T00:00:00.000Z", "measured", "probe", "reported",
-                "minute", "probe:x", Json.object());
+        Draft shape = new Draft(
+                "com.example.ci.run",
+                "foreign",
+                "2026-01-01T00:00:00.000Z",
+                "measured",
+                "probe",
+                "reported",
+                "minute",
+                "probe:x",
+                Json.object());
         ProducerRecord<String, byte[]> cloudEvent = ObservationCodec.encode(Topics.obs(m.id()), m.id(), null, shape);
         int tooDeep = Json.MAX_READ_NESTING + 10;
-        try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()), new StringSerializer(), new ByteArraySerializer())) {
-            raw.send(new ProducerRecord<>(Topics.obs(m.id()), "k", "not a cloud event".getBytes(StandardCharsets.UTF_8))).get();
-            raw.send(new ProducerRecord<>(Topics.obs(m.id()), null, "foreign", nested(tooDeep).getBytes(StandardCharsets.UTF_8),
-                    cloudEvent.headers())).get();
+        try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(
+                Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            raw.send(new ProducerRecord<>(
+                            Topics.obs(m.id()), "k", "not a cloud event".getBytes(StandardCharsets.UTF_8)))
+                    .get();
+            raw.send(new ProducerRecord<>(
+                            Topics.obs(m.id()),
+                            null,
+                            "foreign",
+                            nested(tooDeep).getBytes(StandardCharsets.UTF_8),
+                            cloudEvent.headers()))
+                    .get();
         }
         long after = walk.publish(m, "after");
         assertThat(after).isEqualTo(6);
@@ -185,10 +221,14 @@ class DeepJsonIT {
     }
 
     private static Walk.Reader subscribe(Walk.Monitor m, String subscriber, String capabilities) {
-        Http.Response r = http.post("/mp/v0/subscriptions", "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"" + subscriber
-                + "\",\"capabilities\":" + capabilities + ",\"from\":\"earliest\"}", m.ownerToken());
+        Http.Response r = http.post(
+                "/mp/v0/subscriptions",
+                "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"" + subscriber + "\",\"capabilities\":" + capabilities
+                        + ",\"from\":\"earliest\"}",
+                m.ownerToken());
         assertThat(r.status()).as(r.body()).isEqualTo(201);
-        return new Walk.Reader(r.json().at("/subscription/id").asText(), r.json().get("token").asText());
+        return new Walk.Reader(
+                r.json().at("/subscription/id").asText(), r.json().get("token").asText());
     }
 
     private static long lastSeq(Walk.Monitor m) {
@@ -202,7 +242,9 @@ class DeepJsonIT {
         while (cursor <= head) {
             JsonNode page = walk.pull(reader, "?limit=200&cursor=" + cursor).json();
             page.get("observations").forEach(out::add);
-            assertThat(page.get("next").asLong()).as("a pull from " + cursor + " moves on").isGreaterThan(cursor);
+            assertThat(page.get("next").asLong())
+                    .as("a pull from " + cursor + " moves on")
+                    .isGreaterThan(cursor);
             cursor = page.get("next").asLong();
         }
         return out;
@@ -210,20 +252,27 @@ class DeepJsonIT {
 
     /** The seqs of the records in the monitor's partition, read with a plain consumer (committed records only). */
     private static List<Long> recordSeqs(Walk.Monitor m) {
-        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
-                ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        TestKafka.bootstrapServers(),
+                        ConsumerConfig.ISOLATION_LEVEL_CONFIG,
+                        "read_committed"),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
             TopicPartition tp = new TopicPartition(Topics.obs(m.id()), 0);
             c.assign(List.of(tp));
             c.seekToBeginning(List.of(tp));
             long end = c.endOffsets(List.of(tp)).get(tp);
             List<Long> out = new ArrayList<>();
-            await("the partition is read to its end").atMost(Duration.ofSeconds(60)).until(() -> {
-                for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
-                    out.add(r.offset() + 1);
-                }
-                return c.position(tp) >= end;
-            });
+            await("the partition is read to its end")
+                    .atMost(Duration.ofSeconds(60))
+                    .until(() -> {
+                        for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
+                            out.add(r.offset() + 1);
+                        }
+                        return c.position(tp) >= end;
+                    });
             return out;
         }
     }
@@ -254,23 +303,31 @@ class DeepJsonIT {
             assertThat(state.at("/counters/rejected").asLong()).isEqualTo(rejected);
             assertThat(state.at("/counters/undecodable").asLong()).isEqualTo(undecodable);
         });
-        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "deep-json-" + UUID.randomUUID()), new StringDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        TestKafka.bootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "deep-json-" + UUID.randomUUID()),
+                new StringDeserializer(),
+                new ByteArrayDeserializer())) {
             List<TopicPartition> tps = c.partitionsFor(Topics.STATE).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             c.assign(tps);
             c.seekToBeginning(tps);
             AtomicReference<Aggregate> latest = new AtomicReference<>();
-            await("the projector folds every record up to the head").atMost(Duration.ofSeconds(120)).untilAsserted(() -> {
-                for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(500))) {
-                    if (m.id().equals(r.key()) && r.value() != null) {
-                        latest.set(Aggregate.fromJson(r.value()));
-                    }
-                }
-                assertThat(latest.get()).isNotNull();
-                assertThat(latest.get().lastSeq()).isEqualTo(head);
-            });
+            await("the projector folds every record up to the head")
+                    .atMost(Duration.ofSeconds(120))
+                    .untilAsserted(() -> {
+                        for (ConsumerRecord<String, byte[]> r : c.poll(Duration.ofMillis(500))) {
+                            if (m.id().equals(r.key()) && r.value() != null) {
+                                latest.set(Aggregate.fromJson(r.value()));
+                            }
+                        }
+                        assertThat(latest.get()).isNotNull();
+                        assertThat(latest.get().lastSeq()).isEqualTo(head);
+                    });
             assertThat(latest.get().observations()).isEqualTo(records);
             assertThat(latest.get().rejected()).isEqualTo(rejected);
             assertThat(latest.get().undecodable()).isEqualTo(undecodable);

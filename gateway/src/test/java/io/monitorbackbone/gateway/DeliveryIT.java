@@ -1,11 +1,13 @@
 package io.monitorbackbone.gateway;
 
-import io.monitorbackbone.binding.Topics;
+import static io.monitorbackbone.gateway.Walk.assertRefused;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.testsupport.Http;
 import io.monitorbackbone.testsupport.Schemas;
-import org.junit.jupiter.api.Test;
-
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -17,10 +19,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
-import static io.monitorbackbone.gateway.Walk.assertRefused;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
+import org.junit.jupiter.api.Test;
 
 /** A reader's side: filters, re-keying, seek, renew, retire, the mute sweep, SSE, retention and admin. */
 class DeliveryIT {
@@ -28,16 +27,20 @@ class DeliveryIT {
     private final Walk walk = new Walk(http);
 
     private long publish(Walk.Monitor m, String type, String subject) {
-        Http.Response r = http.post("/mp/v0/monitors/" + m.id() + "/observations",
-                "{\"type\":\"" + type + "\",\"subject\":\"" + subject + "\"}", m.ownerToken());
+        Http.Response r = http.post(
+                "/mp/v0/monitors/" + m.id() + "/observations",
+                "{\"type\":\"" + type + "\",\"subject\":\"" + subject + "\"}",
+                m.ownerToken());
         assertThat(r.status()).as(r.body()).isEqualTo(201);
         return r.json().get("seq").asLong();
     }
 
     private Walk.Reader subscribe(Walk.Monitor m, String body, String bearer) {
-        Http.Response r = http.post("/mp/v0/subscriptions", "{\"monitor\":\"" + m.id() + "\"," + body.substring(1), bearer);
+        Http.Response r =
+                http.post("/mp/v0/subscriptions", "{\"monitor\":\"" + m.id() + "\"," + body.substring(1), bearer);
         assertThat(r.status()).as(r.body()).isEqualTo(201);
-        return new Walk.Reader(r.json().at("/subscription/id").asText(), r.json().get("token").asText());
+        return new Walk.Reader(
+                r.json().at("/subscription/id").asText(), r.json().get("token").asText());
     }
 
     private static List<String> ids(JsonNode pull) {
@@ -52,7 +55,8 @@ class DeliveryIT {
         publish(m, "demo.a", "1");
         publish(m, "demo.b", "2");
         publish(m, "demo.a", "3");
-        Walk.Reader narrow = subscribe(m, "{\"subscriber\":\"agent:narrow\",\"filter\":{\"types\":[\"demo.a\"]}}", null);
+        Walk.Reader narrow =
+                subscribe(m, "{\"subscriber\":\"agent:narrow\",\"filter\":{\"types\":[\"demo.a\"]}}", null);
         Walk.Reader wide = subscribe(m, "{\"subscriber\":\"agent:wide\"}", null);
 
         JsonNode n = walk.pull(narrow, "").json();
@@ -68,19 +72,25 @@ class DeliveryIT {
 
     @Test
     void c08AnInlineFilterNarrowsAndNeverWidens() {
-        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"types\":[\"demo.note\",\"demo.build\",\"other.thing\"]}");
+        Walk.Monitor m = walk.monitorWith(
+                "{\"visibility\":\"public\",\"types\":[\"demo.note\",\"demo.build\",\"other.thing\"]}");
         publish(m, "demo.note", "n");
         publish(m, "demo.build", "b");
         publish(m, "other.thing", "o");
         Walk.Reader reader = subscribe(m, "{\"subscriber\":\"agent:r\",\"filter\":{\"types\":[\"demo.*\"]}}", null);
 
         JsonNode narrower = walk.pull(reader, "?types=demo.note").json();
-        Http.Response outside = http.get("/mp/v0/subscriptions/" + reader.subscription() + "/pull?types=other.thing", reader.token());
+        Http.Response outside =
+                http.get("/mp/v0/subscriptions/" + reader.subscription() + "/pull?types=other.thing", reader.token());
         JsonNode stored = walk.pull(reader, "").json();
 
-        assertThat(narrower.get("observations")).extracting(o -> o.get("type").asText()).containsExactly("demo.note");
+        assertThat(narrower.get("observations"))
+                .extracting(o -> o.get("type").asText())
+                .containsExactly("demo.note");
         assertRefused(outside, 400, "INVALID_FILTER"); // InlineFilterIT has the rule in full
-        assertThat(stored.get("observations")).extracting(o -> o.get("type").asText()).containsExactly("demo.note", "demo.build");
+        assertThat(stored.get("observations"))
+                .extracting(o -> o.get("type").asText())
+                .containsExactly("demo.note", "demo.build");
     }
 
     @Test
@@ -107,7 +117,7 @@ class DeliveryIT {
         Walk.Reader reader = subscribe(m, "{\"subscriber\":\"agent:t\"}", null);
         String base = "/mp/v0/subscriptions/" + reader.subscription();
 
-        for (String bearer : new String[]{null, "wrong-token"}) {
+        for (String bearer : new String[] {null, "wrong-token"}) {
             assertRefused(http.get(base + "/pull", bearer), 401, "UNAUTHORIZED");
             assertRefused(http.get(base + "/stream", bearer), 401, "UNAUTHORIZED");
             assertRefused(http.post(base + "/ack", "{\"cursor\":1}", bearer), 401, "UNAUTHORIZED");
@@ -128,22 +138,37 @@ class DeliveryIT {
         Walk.Reader holder = subscribe(m, "{\"subscriber\":\"agent:holder\"}", null);
         walk.ack(holder, 2);
 
-        Http.Response impostor = http.post("/mp/v0/subscriptions", "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:holder\"}", null);
+        Http.Response impostor = http.post(
+                "/mp/v0/subscriptions", "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:holder\"}", null);
         assertRefused(impostor, 401, "UNAUTHORIZED");
         assertThat(impostor.json().get("existing").asBoolean()).isTrue();
-        assertThat(walk.pull(holder, "").json().get("cursor").asLong()).as("the holder keeps working").isEqualTo(2);
+        assertThat(walk.pull(holder, "").json().get("cursor").asLong())
+                .as("the holder keeps working")
+                .isEqualTo(2);
 
         Walk.Reader rekeyed = subscribe(m, "{\"subscriber\":\"agent:holder\"}", holder.token());
         assertThat(rekeyed.subscription()).isEqualTo(holder.subscription());
         assertThat(walk.pull(rekeyed, "").json().get("cursor").asLong()).isEqualTo(2);
-        assertRefused(http.get("/mp/v0/subscriptions/" + holder.subscription() + "/pull", holder.token()), 401, "UNAUTHORIZED");
-        assertRefused(http.post("/mp/v0/subscriptions", "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:holder\",\"from\":1}",
-                rekeyed.token()), 409, "CURSOR_BACKWARDS");
+        assertRefused(
+                http.get("/mp/v0/subscriptions/" + holder.subscription() + "/pull", holder.token()),
+                401,
+                "UNAUTHORIZED");
+        assertRefused(
+                http.post(
+                        "/mp/v0/subscriptions",
+                        "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:holder\",\"from\":1}",
+                        rekeyed.token()),
+                409,
+                "CURSOR_BACKWARDS");
 
-        Walk.Reader widened = subscribe(m, "{\"subscriber\":\"agent:holder\",\"capabilities\":[\"observe\",\"act\"]}", m.ownerToken());
+        Walk.Reader widened = subscribe(
+                m, "{\"subscriber\":\"agent:holder\",\"capabilities\":[\"observe\",\"act\"]}", m.ownerToken());
         assertThat(widened.subscription()).isEqualTo(holder.subscription());
         assertThat(http.post("/mp/v0/subscriptions/" + widened.subscription() + "/renew", "{}", widened.token())
-                .json().at("/subscription/capabilities").toString()).contains("act");
+                        .json()
+                        .at("/subscription/capabilities")
+                        .toString())
+                .contains("act");
     }
 
     @Test
@@ -154,8 +179,12 @@ class DeliveryIT {
         walk.pull(reader, "");
         walk.ack(reader, 4);
 
-        Http.Response noReason = http.post("/mp/v0/subscriptions/" + reader.subscription() + "/seek", "{\"cursor\":2}", reader.token());
-        Http.Response seek = http.post("/mp/v0/subscriptions/" + reader.subscription() + "/seek", "{\"cursor\":2,\"reason\":\"reprocess\"}", reader.token());
+        Http.Response noReason =
+                http.post("/mp/v0/subscriptions/" + reader.subscription() + "/seek", "{\"cursor\":2}", reader.token());
+        Http.Response seek = http.post(
+                "/mp/v0/subscriptions/" + reader.subscription() + "/seek",
+                "{\"cursor\":2,\"reason\":\"reprocess\"}",
+                reader.token());
         JsonNode after = walk.pull(reader, "").json();
 
         assertRefused(noReason, 400, "INVALID");
@@ -163,8 +192,10 @@ class DeliveryIT {
         assertThat(seek.json().get("cursor").asLong()).isEqualTo(2);
         assertThat(after.get("cursor").asLong()).isEqualTo(2);
         assertThat(after.get("observations").get(0).get("id").asText()).isEqualTo("2");
-        assertThat(after.get("observations").get(0).get("redelivered").asBoolean()).isTrue();
-        JsonNode logged = after.get("observations").get(after.get("observations").size() - 1);
+        assertThat(after.get("observations").get(0).get("redelivered").asBoolean())
+                .isTrue();
+        JsonNode logged =
+                after.get("observations").get(after.get("observations").size() - 1);
         assertThat(logged.get("type").asText()).isEqualTo("ai.mentu.monitor.subscribed");
         assertThat(logged.at("/data/payload/seek/from").asLong()).isEqualTo(4);
         assertThat(logged.at("/data/payload/seek/to").asLong()).isEqualTo(2);
@@ -174,10 +205,12 @@ class DeliveryIT {
     @Test
     void renewRotatesTheTokenAndKeepsEverythingElse() {
         Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
-        Walk.Reader reader = subscribe(m, "{\"subscriber\":\"agent:renew\",\"filter\":{\"types\":[\"ai.mentu.monitor.*\"]}}", null);
+        Walk.Reader reader =
+                subscribe(m, "{\"subscriber\":\"agent:renew\",\"filter\":{\"types\":[\"ai.mentu.monitor.*\"]}}", null);
         walk.ack(reader, 2);
 
-        Http.Response renewed = http.post("/mp/v0/subscriptions/" + reader.subscription() + "/renew", "{}", reader.token());
+        Http.Response renewed =
+                http.post("/mp/v0/subscriptions/" + reader.subscription() + "/renew", "{}", reader.token());
         String token = renewed.json().get("token").asText();
 
         assertThat(renewed.status()).isEqualTo(200);
@@ -185,8 +218,13 @@ class DeliveryIT {
         assertThat(token).isNotEqualTo(reader.token());
         assertThat(renewed.json().at("/subscription/cursor").asLong()).isEqualTo(2);
         assertThat(renewed.json().at("/subscription/filter/types/0").asText()).isEqualTo("ai.mentu.monitor.*");
-        assertRefused(http.get("/mp/v0/subscriptions/" + reader.subscription() + "/pull", reader.token()), 401, "UNAUTHORIZED");
-        assertThat(http.get("/mp/v0/subscriptions/" + reader.subscription() + "/pull", token).status()).isEqualTo(200);
+        assertRefused(
+                http.get("/mp/v0/subscriptions/" + reader.subscription() + "/pull", reader.token()),
+                401,
+                "UNAUTHORIZED");
+        assertThat(http.get("/mp/v0/subscriptions/" + reader.subscription() + "/pull", token)
+                        .status())
+                .isEqualTo(200);
     }
 
     @Test
@@ -200,9 +238,13 @@ class DeliveryIT {
 
         assertThat(retired.status()).isEqualTo(200);
         assertThat(retired.json().get("cursor_kept").asLong()).isEqualTo(2);
-        for (Http.Response r : List.of(http.get(base + "/pull", reader.token()), http.post(base + "/ack", "{\"cursor\":3}", reader.token()),
-                http.post(base + "/seek", "{\"cursor\":1,\"reason\":\"x\"}", reader.token()), http.post(base + "/renew", "{}", reader.token()),
-                http.post(base + "/retire", "{}", reader.token()), http.get(base + "/stream", reader.token()))) {
+        for (Http.Response r : List.of(
+                http.get(base + "/pull", reader.token()),
+                http.post(base + "/ack", "{\"cursor\":3}", reader.token()),
+                http.post(base + "/seek", "{\"cursor\":1,\"reason\":\"x\"}", reader.token()),
+                http.post(base + "/renew", "{}", reader.token()),
+                http.post(base + "/retire", "{}", reader.token()),
+                http.get(base + "/stream", reader.token()))) {
             assertRefused(r, 404, "NOT_FOUND");
             assertThat(r.json().get("retired").asBoolean()).isTrue();
             assertThat(r.json().get("cursor").asLong()).isEqualTo(2);
@@ -211,7 +253,10 @@ class DeliveryIT {
         JsonNode pulled = walk.pull(back, "").json();
         assertThat(back.subscription()).isEqualTo(reader.subscription());
         assertThat(pulled.get("cursor").asLong()).isEqualTo(2);
-        JsonNode will = walk.pull(back, "?cursor=1&types=ai.mentu.monitor.subscription_retired").json().get("observations").get(0);
+        JsonNode will = walk.pull(back, "?cursor=1&types=ai.mentu.monitor.subscription_retired")
+                .json()
+                .get("observations")
+                .get(0);
         assertThat(will.at("/data/payload/reason").asText()).isEqualTo("done for today");
         assertThat(will.at("/data/payload/cursor").asLong()).isEqualTo(2);
     }
@@ -227,8 +272,12 @@ class DeliveryIT {
         // The scenario is silence: no request reaches any server for a while.
         await().pollDelay(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(5)).until(() -> true);
         Instant asked = Instant.now();
-        Walk.Reader witness = subscribe(m, "{\"subscriber\":\"agent:witness\",\"filter\":{\"types\":[\"ai.mentu.monitor.subscription_retired\"]}}", null);
-        JsonNode will = walk.pull(witness, "?cursor=1").json().get("observations").get(0);
+        Walk.Reader witness = subscribe(
+                m,
+                "{\"subscriber\":\"agent:witness\",\"filter\":{\"types\":[\"ai.mentu.monitor.subscription_retired\"]}}",
+                null);
+        JsonNode will =
+                walk.pull(witness, "?cursor=1").json().get("observations").get(0);
 
         assertThat(will.at("/data/payload/reason").asText()).isEqualTo("mute");
         assertThat(will.get("actor").asText()).isEqualTo("system:sweep");
@@ -236,7 +285,11 @@ class DeliveryIT {
         assertThat(will.at("/data/payload/cursor").asLong()).isEqualTo(2);
         Instant written = Instant.parse(will.get("time").asText());
         assertThat(written).isBefore(asked).isAfter(subscribed.plusSeconds(1));
-        assertThat(http.get("/mp/v0/subscriptions/" + mute.subscription() + "/pull", mute.token()).json().get("retired").asBoolean()).isTrue();
+        assertThat(http.get("/mp/v0/subscriptions/" + mute.subscription() + "/pull", mute.token())
+                        .json()
+                        .get("retired")
+                        .asBoolean())
+                .isTrue();
         Walk.Reader back = subscribe(m, "{\"subscriber\":\"agent:mute\"}", mute.token());
         assertThat(walk.pull(back, "").json().get("cursor").asLong()).isEqualTo(2);
     }
@@ -253,11 +306,16 @@ class DeliveryIT {
 
         assertThat(first.get(0)).isEqualTo("retry: 3000");
         assertThat(first).contains("id: 1", "id: 2", "id: 3", "id: 4", "event: observation");
-        assertThat(first.stream().filter(l -> l.startsWith("data: ")).findFirst().orElseThrow()).contains("\"sequence\":\"00000000000000000001\"");
+        assertThat(first.stream()
+                        .filter(l -> l.startsWith("data: "))
+                        .findFirst()
+                        .orElseThrow())
+                .contains("\"sequence\":\"00000000000000000001\"");
         assertThat(resumed.stream().filter(l -> l.startsWith("id: ")).toList()).containsExactly("id: 3", "id: 4");
         assertThat(walk.pull(reader, "").json().get("cursor").asLong()).isZero();
         assertThat(walk.pull(reader, "").json().get("observations").get(0).has("redelivered"))
-                .as("a stream marks nothing delivered; the first pull above did").isTrue();
+                .as("a stream marks nothing delivered; the first pull above did")
+                .isTrue();
     }
 
     @Test
@@ -282,9 +340,11 @@ class DeliveryIT {
         Walk.Reader earliest = subscribe(m, "{\"subscriber\":\"agent:early\",\"reset_policy\":\"earliest\"}", null);
         Walk.Reader latest = subscribe(m, "{\"subscriber\":\"agent:late\",\"reset_policy\":\"latest\"}", null);
 
-        Http.Response compacted = http.post("/mp/v0/admin/compact", "{\"upto_seq\":4,\"monitor\":\"" + m.id() + "\"}", SharedServer.ADMIN_TOKEN);
+        Http.Response compacted = http.post(
+                "/mp/v0/admin/compact", "{\"upto_seq\":4,\"monitor\":\"" + m.id() + "\"}", SharedServer.ADMIN_TOKEN);
         Http.Response expired = http.get("/mp/v0/subscriptions/" + strict.subscription() + "/pull", strict.token());
-        Http.Response replayBelow = http.get("/mp/v0/subscriptions/" + earliest.subscription() + "/pull?cursor=2", earliest.token());
+        Http.Response replayBelow =
+                http.get("/mp/v0/subscriptions/" + earliest.subscription() + "/pull?cursor=2", earliest.token());
         JsonNode early = walk.pull(earliest, "?limit=200").json();
         JsonNode late = walk.pull(latest, "").json();
 
@@ -296,18 +356,30 @@ class DeliveryIT {
         assertThat(expired.json().get("relist").asText()).contains(m.id());
         assertRefused(replayBelow, 410, "CURSOR_EXPIRED");
         assertThat(early.get("observations").get(0).get("id").asText()).isEqualTo("5");
-        assertThat(early.get("observations").get(early.get("observations").size() - 1).get("type").asText()).isEqualTo("ai.mentu.monitor.bookmark");
-        assertThat(late.get("observations")).extracting(o -> o.get("type").asText()).contains("ai.mentu.monitor.bookmark");
+        assertThat(early.get("observations")
+                        .get(early.get("observations").size() - 1)
+                        .get("type")
+                        .asText())
+                .isEqualTo("ai.mentu.monitor.bookmark");
+        assertThat(late.get("observations"))
+                .extracting(o -> o.get("type").asText())
+                .contains("ai.mentu.monitor.bookmark");
 
-        Http.Response state = http.get("/" + "mp/v0/" + expired.json().get("relist").asText(), null);
+        Http.Response state =
+                http.get("/" + "mp/v0/" + expired.json().get("relist").asText(), null);
         assertThat(state.status()).isEqualTo(200);
         long floor = state.json().get("retention_floor").asLong();
-        Http.Response seek = http.post("/mp/v0/subscriptions/" + strict.subscription() + "/seek",
-                "{\"cursor\":" + floor + ",\"reason\":\"relist after expiry\"}", strict.token());
+        Http.Response seek = http.post(
+                "/mp/v0/subscriptions/" + strict.subscription() + "/seek",
+                "{\"cursor\":" + floor + ",\"reason\":\"relist after expiry\"}",
+                strict.token());
         JsonNode replay = walk.pull(strict, "?limit=200").json();
         assertThat(seek.status()).isEqualTo(200);
         assertThat(replay.get("observations").get(0).get("id").asLong()).isEqualTo(floor);
-        assertThat(replay.get("observations").get(replay.get("observations").size() - 1).get("type").asText())
+        assertThat(replay.get("observations")
+                        .get(replay.get("observations").size() - 1)
+                        .get("type")
+                        .asText())
                 .isEqualTo("ai.mentu.monitor.bookmark");
     }
 
@@ -320,12 +392,16 @@ class DeliveryIT {
         Http.Response stranger = http.get("/mp/v0/admin/snapshot", m.ownerToken());
 
         assertThat(snapshot.status()).isEqualTo(200);
-        assertThat(snapshot.body()).doesNotContain(m.ownerToken()).doesNotContain(reader.token()).doesNotContain(SharedServer.ADMIN_TOKEN);
+        assertThat(snapshot.body())
+                .doesNotContain(m.ownerToken())
+                .doesNotContain(reader.token())
+                .doesNotContain(SharedServer.ADMIN_TOKEN);
         assertThat(snapshot.json().get("monitors")).anySatisfy(x -> {
             assertThat(x.get("id").asText()).isEqualTo(m.id());
             assertThat(x.get("owner_token_hash").asText()).matches("[0-9a-f]{64}");
         });
-        assertThat(snapshot.json().get("subscriptions")).anySatisfy(x -> assertThat(x.get("id").asText()).isEqualTo(reader.subscription()));
+        assertThat(snapshot.json().get("subscriptions"))
+                .anySatisfy(x -> assertThat(x.get("id").asText()).isEqualTo(reader.subscription()));
         assertRefused(stranger, 401, "UNAUTHORIZED");
     }
 
@@ -334,17 +410,30 @@ class DeliveryIT {
         Walk.Monitor kept = walk.monitorWith("{\"visibility\":\"public\"}");
         Walk.Monitor daily = walk.monitorWith("{\"visibility\":\"public\",\"limits\":{\"retention_seconds\":86400}}");
 
-        Http.Response updated = http.post("/mp/v0/monitors/" + daily.id() + "/update", "{\"patch\":{\"limits\":{\"retention_seconds\":3600}}}", daily.ownerToken());
-        Http.Response invalid = http.post("/mp/v0/monitors/" + daily.id() + "/update", "{\"patch\":{\"limits\":{\"retention_seconds\":0}}}", daily.ownerToken());
+        Http.Response updated = http.post(
+                "/mp/v0/monitors/" + daily.id() + "/update",
+                "{\"patch\":{\"limits\":{\"retention_seconds\":3600}}}",
+                daily.ownerToken());
+        Http.Response invalid = http.post(
+                "/mp/v0/monitors/" + daily.id() + "/update",
+                "{\"patch\":{\"limits\":{\"retention_seconds\":0}}}",
+                daily.ownerToken());
 
         assertThat(updated.status()).as(updated.body()).isEqualTo(200);
-        assertThat(updated.json().at("/monitor/limits/retention_seconds").asLong()).isEqualTo(3600);
+        assertThat(updated.json().at("/monitor/limits/retention_seconds").asLong())
+                .isEqualTo(3600);
         assertRefused(invalid, 400, "INVALID");
-        try (var admin = org.apache.kafka.clients.admin.Admin.create(Map.of("bootstrap.servers", io.monitorbackbone.testsupport.TestKafka.bootstrapServers()))) {
-            var keptTopic = new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, Topics.obs(kept.id()));
-            var dailyTopic = new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, Topics.obs(daily.id()));
-            var configs = admin.describeConfigs(List.of(keptTopic, dailyTopic)).all().get(30, TimeUnit.SECONDS);
-            assertThat(configs.get(keptTopic).get("retention.ms").value()).as("a monitor's log is kept unless it says otherwise").isEqualTo("-1");
+        try (var admin = org.apache.kafka.clients.admin.Admin.create(
+                Map.of("bootstrap.servers", io.monitorbackbone.testsupport.TestKafka.bootstrapServers()))) {
+            var keptTopic = new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.TOPIC, Topics.obs(kept.id()));
+            var dailyTopic = new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.TOPIC, Topics.obs(daily.id()));
+            var configs =
+                    admin.describeConfigs(List.of(keptTopic, dailyTopic)).all().get(30, TimeUnit.SECONDS);
+            assertThat(configs.get(keptTopic).get("retention.ms").value())
+                    .as("a monitor's log is kept unless it says otherwise")
+                    .isEqualTo("-1");
             assertThat(configs.get(dailyTopic).get("retention.ms").value()).isEqualTo("3600000");
         }
     }
@@ -354,20 +443,25 @@ class DeliveryIT {
         return sseUntil(reader, lastEventId, l -> l.startsWith("id: ") && ++seen[0] == events, Duration.ofSeconds(15));
     }
 
-    private List<String> sseUntil(Walk.Reader reader, java.util.function.Predicate<String> last, Duration timeout) throws Exception {
+    private List<String> sseUntil(Walk.Reader reader, java.util.function.Predicate<String> last, Duration timeout)
+            throws Exception {
         return sseUntil(reader, null, last, timeout);
     }
 
-    private List<String> sseUntil(Walk.Reader reader, String lastEventId, java.util.function.Predicate<String> last, Duration timeout)
+    private List<String> sseUntil(
+            Walk.Reader reader, String lastEventId, java.util.function.Predicate<String> last, Duration timeout)
             throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(http.base().resolve("/mp/v0/subscriptions/" + reader.subscription() + "/stream"))
+        HttpRequest.Builder request = HttpRequest.newBuilder(
+                        http.base().resolve("/mp/v0/subscriptions/" + reader.subscription() + "/stream"))
                 .header("Authorization", "Bearer " + reader.token());
         if (lastEventId != null) {
             request.header("Last-Event-ID", lastEventId);
         }
-        HttpResponse<Stream<String>> response = HttpClient.newHttpClient().send(request.GET().build(), HttpResponse.BodyHandlers.ofLines());
+        HttpResponse<Stream<String>> response =
+                HttpClient.newHttpClient().send(request.GET().build(), HttpResponse.BodyHandlers.ofLines());
         assertThat(response.statusCode()).isEqualTo(200);
-        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/event-stream"));
+        assertThat(response.headers().firstValue("Content-Type"))
+                .hasValueSatisfying(t -> assertThat(t).startsWith("text/event-stream"));
         List<String> lines = new ArrayList<>();
         CompletableFuture<Void> read = CompletableFuture.runAsync(() -> {
             for (var it = response.body().iterator(); it.hasNext(); ) {

@@ -1,14 +1,13 @@
 package io.monitorbackbone.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.testsupport.Http;
 import io.monitorbackbone.testsupport.Schemas;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The README's walkthrough, request for request, against a real server process on a real broker. */
 class GatewayWalkthroughIT {
@@ -19,8 +18,10 @@ class GatewayWalkthroughIT {
     void theWalkthroughWorksAsWritten() {
         String id = SharedServer.uniqueId("ci");
 
-        Http.Response created = http.post("/mp/v0/monitors",
-                "{\"id\":\"" + id + "\",\"name\":\"CI\",\"horizon\":\"minute\",\"capabilities\":[\"observe\"],\"visibility\":\"public\",\"types\":[\"com.example.ci.run\"]}",
+        Http.Response created = http.post(
+                "/mp/v0/monitors",
+                "{\"id\":\"" + id
+                        + "\",\"name\":\"CI\",\"horizon\":\"minute\",\"capabilities\":[\"observe\"],\"visibility\":\"public\",\"types\":[\"com.example.ci.run\"]}",
                 null);
         assertThat(created.status()).isEqualTo(201);
         assertThat(created.json().get("owner_token").asText()).matches("[A-Za-z0-9_-]{32}");
@@ -28,7 +29,8 @@ class GatewayWalkthroughIT {
         Schemas.assertValid("monitor", created.json().get("monitor"));
         String ownerToken = created.json().get("owner_token").asText();
 
-        Http.Response published = http.post("/mp/v0/monitors/" + id + "/observations",
+        Http.Response published = http.post(
+                "/mp/v0/monitors/" + id + "/observations",
                 "{\"type\":\"com.example.ci.run\",\"subject\":\"build-412\",\"actor\":\"probe:ci\",\"tier\":\"measured\",\"origin\":\"probe\",\"data\":{\"status\":\"failed\"}}",
                 ownerToken);
         assertThat(published.status()).isEqualTo(201);
@@ -41,8 +43,10 @@ class GatewayWalkthroughIT {
         assertThat(observation.at("/data/status").asText()).isEqualTo("failed");
         assertThat(observation.at("/data/provenance/verification").asText()).isEqualTo("machine_verified");
 
-        Http.Response subscribed = http.post("/mp/v0/subscriptions",
-                "{\"monitor\":\"" + id + "\",\"subscriber\":\"agent:claude\",\"capabilities\":[\"observe\"]}", null);
+        Http.Response subscribed = http.post(
+                "/mp/v0/subscriptions",
+                "{\"monitor\":\"" + id + "\",\"subscriber\":\"agent:claude\",\"capabilities\":[\"observe\"]}",
+                null);
         assertThat(subscribed.status()).isEqualTo(201);
         Schemas.assertValid("subscription", subscribed.json().get("subscription"));
         String subscription = subscribed.json().at("/subscription/id").asText();
@@ -56,13 +60,15 @@ class GatewayWalkthroughIT {
             Schemas.assertValid("observation", o);
             types.add(o.get("type").asText());
         });
-        assertThat(types).containsExactly("ai.mentu.monitor.configured", "com.example.ci.run", "ai.mentu.monitor.subscribed");
+        assertThat(types)
+                .containsExactly("ai.mentu.monitor.configured", "com.example.ci.run", "ai.mentu.monitor.subscribed");
         assertThat(pulled.json().get("head").asLong()).isEqualTo(3);
         assertThat(pulled.json().get("next").asLong()).isEqualTo(4);
         assertThat(pulled.json().get("lag").asLong()).isEqualTo(3);
         assertThat(pulled.json().get("cursor").asLong()).isZero();
 
-        Http.Response acked = http.post("/mp/v0/subscriptions/" + subscription + "/ack", "{\"cursor\": 5}", readerToken);
+        Http.Response acked =
+                http.post("/mp/v0/subscriptions/" + subscription + "/ack", "{\"cursor\": 5}", readerToken);
         assertThat(acked.status()).isEqualTo(200);
         assertThat(acked.json().get("cursor").asLong()).isEqualTo(4);
         assertThat(acked.json().get("head").asLong()).isEqualTo(3);
@@ -91,15 +97,19 @@ class GatewayWalkthroughIT {
         JsonNode twice = walk.pull(reader, "").json();
 
         assertThat(twice.get("cursor")).isEqualTo(once.get("cursor"));
-        assertThat(twice.get("observations").size()).isEqualTo(once.get("observations").size());
+        assertThat(twice.get("observations").size())
+                .isEqualTo(once.get("observations").size());
         assertThat(once.get("redelivered").asInt()).isZero();
         assertThat(twice.get("redelivered").asInt()).isEqualTo(3);
-        twice.get("observations").forEach(o -> assertThat(o.get("redelivered").asBoolean()).isTrue());
+        twice.get("observations")
+                .forEach(o -> assertThat(o.get("redelivered").asBoolean()).isTrue());
         once.get("observations").forEach(o -> assertThat(o.has("redelivered")).isFalse());
 
         walk.ack(reader, first + 1);
         JsonNode after = walk.pull(reader, "").json();
-        assertThat(after.get("observations")).extracting(o -> o.get("id").asText()).doesNotContain("1", String.valueOf(first));
+        assertThat(after.get("observations"))
+                .extracting(o -> o.get("id").asText())
+                .doesNotContain("1", String.valueOf(first));
     }
 
     @Test
@@ -110,8 +120,10 @@ class GatewayWalkthroughIT {
         JsonNode first = walk.ack(reader, 3).json();
 
         Http.Response again = walk.ack(reader, 3);
-        Http.Response backwards = http.post("/mp/v0/subscriptions/" + reader.subscription() + "/ack", "{\"cursor\": 2}", reader.token());
-        Http.Response notANumber = http.post("/mp/v0/subscriptions/" + reader.subscription() + "/ack", "{\"cursor\": \"abc\"}", reader.token());
+        Http.Response backwards =
+                http.post("/mp/v0/subscriptions/" + reader.subscription() + "/ack", "{\"cursor\": 2}", reader.token());
+        Http.Response notANumber = http.post(
+                "/mp/v0/subscriptions/" + reader.subscription() + "/ack", "{\"cursor\": \"abc\"}", reader.token());
 
         assertThat(again.json()).isEqualTo(first);
         assertThat(backwards.status()).isEqualTo(409);
@@ -130,7 +142,8 @@ class GatewayWalkthroughIT {
 
         var parked = java.util.concurrent.CompletableFuture.supplyAsync(() -> walk.pull(reader, "?wait=20"));
         org.awaitility.Awaitility.await("the pull stays parked while nothing arrives")
-                .during(java.time.Duration.ofMillis(800)).atMost(java.time.Duration.ofSeconds(30))
+                .during(java.time.Duration.ofMillis(800))
+                .atMost(java.time.Duration.ofSeconds(30))
                 .until(() -> !parked.isDone());
         long published = System.nanoTime();
         long seq = walk.publish(m, "late");
@@ -180,8 +193,7 @@ class GatewayWalkthroughIT {
     void everyRefusalIsAProtocolErrorBody() {
         Walk.Monitor m = walk.createMonitor(SharedServer.uniqueId("err"));
         Walk.Reader reader = walk.subscribe(m, "agent:e");
-        record Case(int status, String code, Http.Response response) {
-        }
+        record Case(int status, String code, Http.Response response) {}
         List<Case> cases = List.of(
                 new Case(404, "NOT_FOUND", http.get("/nope", null)),
                 new Case(404, "NOT_FOUND", http.get("/mp/v0/nope", null)),
@@ -190,21 +202,44 @@ class GatewayWalkthroughIT {
                 new Case(400, "INVALID", http.post("/mp/v0/monitors", "{not json", null)),
                 new Case(400, "INVALID", http.post("/mp/v0/monitors", "{\"id\":\"bad id!\"}", null)),
                 new Case(400, "UNKNOWN_VOCABULARY", http.post("/mp/v0/monitors", "{\"horizon\":\"decade\"}", null)),
-                new Case(401, "UNAUTHORIZED", http.post("/mp/v0/monitors/" + m.id() + "/observations", "{\"type\":\"a.b\"}", "wrong")),
-                new Case(401, "UNAUTHORIZED", http.post("/mp/v0/monitors/" + m.id() + "/observations", "{\"type\":\"a.b\"}", null)),
-                new Case(401, "UNAUTHORIZED", http.get("/mp/v0/subscriptions/" + reader.subscription() + "/pull", "wrong")),
+                new Case(
+                        401,
+                        "UNAUTHORIZED",
+                        http.post("/mp/v0/monitors/" + m.id() + "/observations", "{\"type\":\"a.b\"}", "wrong")),
+                new Case(
+                        401,
+                        "UNAUTHORIZED",
+                        http.post("/mp/v0/monitors/" + m.id() + "/observations", "{\"type\":\"a.b\"}", null)),
+                new Case(
+                        401,
+                        "UNAUTHORIZED",
+                        http.get("/mp/v0/subscriptions/" + reader.subscription() + "/pull", "wrong")),
                 new Case(404, "NOT_FOUND", http.get("/mp/v0/subscriptions/sub-nope/pull", reader.token())),
-                new Case(400, "INVALID", http.get("/mp/v0/subscriptions/" + reader.subscription() + "/pull?cursor=abc", reader.token())),
-                new Case(400, "INVALID_FILTER", http.get("/mp/v0/subscriptions/" + reader.subscription() + "/pull?typo=1", reader.token())),
+                new Case(
+                        400,
+                        "INVALID",
+                        http.get("/mp/v0/subscriptions/" + reader.subscription() + "/pull?cursor=abc", reader.token())),
+                new Case(
+                        400,
+                        "INVALID_FILTER",
+                        http.get("/mp/v0/subscriptions/" + reader.subscription() + "/pull?typo=1", reader.token())),
                 new Case(404, "NOT_FOUND", http.get("/mp/v0/monitors/no-such-monitor", null)),
-                new Case(403, "ORIGIN_REFUSED", http.request("GET", "/mp/v0/discover", null, java.util.Map.of("Origin", "https://evil.example"))),
-                new Case(413, "TOO_LARGE", http.post("/mp/v0/monitors", "{\"name\":\"" + "x".repeat(1_100_000) + "\"}", null)));
+                new Case(
+                        403,
+                        "ORIGIN_REFUSED",
+                        http.request(
+                                "GET", "/mp/v0/discover", null, java.util.Map.of("Origin", "https://evil.example"))),
+                new Case(
+                        413,
+                        "TOO_LARGE",
+                        http.post("/mp/v0/monitors", "{\"name\":\"" + "x".repeat(1_100_000) + "\"}", null)));
 
         for (Case c : cases) {
             assertThat(c.response().status()).as(c.response().body()).isEqualTo(c.status());
             assertThat(c.response().json()).as(c.response().body()).isNotNull();
             assertThat(c.response().json().get("code").asText()).isEqualTo(c.code());
-            assertThat(c.response().headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
+            assertThat(c.response().headers().firstValue("Content-Type"))
+                    .hasValueSatisfying(t -> assertThat(t).startsWith("application/json"));
             Schemas.assertValid("error", c.response().json());
         }
     }
@@ -214,8 +249,10 @@ class GatewayWalkthroughIT {
         Walk.Monitor m = walk.createMonitor(SharedServer.uniqueId("rej"));
         Walk.Reader reader = walk.subscribe(m, "agent:r");
 
-        Http.Response refused = http.post("/mp/v0/monitors/" + m.id() + "/observations",
-                "{\"type\":\"com.example.ci.run\",\"actor\":\"agent:x\",\"tier\":\"src\"}", m.ownerToken());
+        Http.Response refused = http.post(
+                "/mp/v0/monitors/" + m.id() + "/observations",
+                "{\"type\":\"com.example.ci.run\",\"actor\":\"agent:x\",\"tier\":\"src\"}",
+                m.ownerToken());
 
         assertThat(refused.status()).isEqualTo(400);
         assertThat(refused.json().get("code").asText()).isEqualTo("TIER_NOT_ASSERTABLE");
@@ -237,11 +274,19 @@ class GatewayWalkthroughIT {
         assertThat(discover.status()).isEqualTo(200);
         assertThat(discover.json().get("supportedVersions").toString()).contains("0.1");
         assertThat(discover.json().at("/limits/max_limit").asInt()).isEqualTo(200);
-        assertThat(discover.json().at("/capabilities/leases/delivery_count_limit").asInt()).isEqualTo(5);
-        assertThat(discover.json().at("/capabilities/leases/lease_duration_seconds/max").asLong()).isEqualTo(86_400);
+        assertThat(discover.json()
+                        .at("/capabilities/leases/delivery_count_limit")
+                        .asInt())
+                .isEqualTo(5);
+        assertThat(discover.json()
+                        .at("/capabilities/leases/lease_duration_seconds/max")
+                        .asLong())
+                .isEqualTo(86_400);
         assertThat(list.status()).isEqualTo(200);
         list.json().get("monitors").forEach(mon -> Schemas.assertValid("monitor", mon));
-        assertThat(list.json().get("monitors")).extracting(mon -> mon.get("id").asText()).contains(m.id());
+        assertThat(list.json().get("monitors"))
+                .extracting(mon -> mon.get("id").asText())
+                .contains(m.id());
         assertThat(one.status()).isEqualTo(200);
         Schemas.assertValid("monitor", one.json());
         assertThat(one.json().get("head").asLong()).isEqualTo(1);
@@ -255,7 +300,11 @@ class GatewayWalkthroughIT {
 
         assertThat(http.get("/mp/v0/monitors/" + id, null).status()).isEqualTo(404);
         assertThat(http.get("/mp/v0/monitors/" + id, owner).status()).isEqualTo(200);
-        assertThat(http.get("/mp/v0/monitors", null).json().get("monitors")).extracting(mon -> mon.get("id").asText()).doesNotContain(id);
-        assertThat(http.get("/mp/v0/monitors", owner).json().get("monitors")).extracting(mon -> mon.get("id").asText()).contains(id);
+        assertThat(http.get("/mp/v0/monitors", null).json().get("monitors"))
+                .extracting(mon -> mon.get("id").asText())
+                .doesNotContain(id);
+        assertThat(http.get("/mp/v0/monitors", owner).json().get("monitors"))
+                .extracting(mon -> mon.get("id").asText())
+                .contains(id);
     }
 }

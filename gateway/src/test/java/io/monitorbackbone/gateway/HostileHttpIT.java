@@ -1,14 +1,12 @@
 package io.monitorbackbone.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.monitorbackbone.testsupport.Http;
 import io.monitorbackbone.testsupport.ServerProcess;
 import io.monitorbackbone.testsupport.TestKafka;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -16,7 +14,6 @@ import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +21,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
  * A hostile client at the HTTP edge, against a server process with short timeouts and a small connection cap: idle,
@@ -36,12 +34,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HostileHttpIT {
     /** Short, so the tests need not wait long; every wait below is a generous deadline on top of these. */
     private static final int IDLE_SECONDS = 3;
+
     private static final int READ_SECONDS = 3;
     private static final int MAX_CONNECTIONS = 24;
     /** How long a cut is awaited before the test fails: far beyond the timeouts, for a loaded machine. */
     private static final int CUT_DEADLINE_MS = 60_000;
     /** Concurrent batches in the fairness test: with every call on the shared pool they stalled other requests. */
     private static final int BATCHES = 12;
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private static ServerProcess server;
@@ -72,7 +72,9 @@ class HostileHttpIT {
     @Test
     void anIdleConnectionIsClosedAfterTheIdleTimeout() throws Exception {
         try (Socket socket = socket()) {
-            assertThat(closedByServer(socket)).as("an idle connection is closed by the server").isTrue();
+            assertThat(closedByServer(socket))
+                    .as("an idle connection is closed by the server")
+                    .isTrue();
         }
     }
 
@@ -82,7 +84,9 @@ class HostileHttpIT {
             socket.getOutputStream().write(get("/mp/v0/discover").getBytes(StandardCharsets.US_ASCII));
             Answer answer = read(socket.getInputStream());
             assertThat(answer.status()).isEqualTo(200);
-            assertThat(closedByServer(socket)).as("closed once idle after its answer").isTrue();
+            assertThat(closedByServer(socket))
+                    .as("closed once idle after its answer")
+                    .isTrue();
         }
     }
 
@@ -91,7 +95,8 @@ class HostileHttpIT {
         try (Socket socket = socket()) {
             String head = "GET /mp/v0/discover HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: " + "a".repeat(200);
             assertThat(trickle(socket, head.getBytes(StandardCharsets.US_ASCII)))
-                    .as("a head sent one byte a second is cut").isTrue();
+                    .as("a head sent one byte a second is cut")
+                    .isTrue();
         }
     }
 
@@ -100,10 +105,12 @@ class HostileHttpIT {
         try (Socket socket = socket()) {
             OutputStream out = socket.getOutputStream();
             out.write(("POST /mp/v0/monitors HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                    + "Content-Length: 400\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                            + "Content-Length: 400\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
             out.flush();
             assertThat(trickle(socket, ("{\"id\":\"" + "s".repeat(390) + "\"}").getBytes(StandardCharsets.US_ASCII)))
-                    .as("a body sent one byte a second is cut").isTrue();
+                    .as("a body sent one byte a second is cut")
+                    .isTrue();
         }
     }
 
@@ -116,7 +123,8 @@ class HostileHttpIT {
         // Long-polls hold their connections with no timeout running, longer than the idle and read timeouts. One more
         // than the cap is refused; a connection of this test's helper that the server has not closed yet as idle may
         // hold a place, so a few more may be.
-        String pull = get("/mp/v0/subscriptions/" + reader.subscription() + "/pull?wait=" + (IDLE_SECONDS + READ_SECONDS + 2),
+        String pull = get(
+                "/mp/v0/subscriptions/" + reader.subscription() + "/pull?wait=" + (IDLE_SECONDS + READ_SECONDS + 2),
                 reader.token());
         List<Socket> sockets = new ArrayList<>();
         try {
@@ -140,8 +148,9 @@ class HostileHttpIT {
                 assertThat(body.path("done").isArray()).isTrue();
                 assertThat(body.path("max_connections").asInt()).isEqualTo(MAX_CONNECTIONS);
             }
-            assertThat(answered).as("the open connections' long-polls are answered").hasSizeBetween(MAX_CONNECTIONS - 4,
-                    MAX_CONNECTIONS);
+            assertThat(answered)
+                    .as("the open connections' long-polls are answered")
+                    .hasSizeBetween(MAX_CONNECTIONS - 4, MAX_CONNECTIONS);
             for (Answer a : answered) {
                 assertThat(JSON.readTree(a.body()).get("observations").size()).isZero();
             }
@@ -150,7 +159,9 @@ class HostileHttpIT {
                 s.close();
             }
         }
-        assertThat(http.get("/mp/v0/discover", null).status()).as("places are free again once closed").isEqualTo(200);
+        assertThat(http.get("/mp/v0/discover", null).status())
+                .as("places are free again once closed")
+                .isEqualTo(200);
     }
 
     @Test
@@ -160,8 +171,12 @@ class HostileHttpIT {
         long head = walk.pull(reader, "").json().get("head").asLong();
         walk.ack(reader, head + 1);
         try (Socket socket = socket()) {
-            socket.getOutputStream().write(get("/mp/v0/subscriptions/" + reader.subscription() + "/pull?wait="
-                    + (IDLE_SECONDS + READ_SECONDS + 4), reader.token()).getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                    .write(get(
+                                    "/mp/v0/subscriptions/" + reader.subscription() + "/pull?wait="
+                                            + (IDLE_SECONDS + READ_SECONDS + 4),
+                                    reader.token())
+                            .getBytes(StandardCharsets.US_ASCII));
             Answer answer = read(socket.getInputStream());
             assertThat(answer.status()).as(answer.body()).isEqualTo(200);
             assertThat(JSON.readTree(answer.body()).get("observations").size()).isZero();
@@ -173,8 +188,9 @@ class HostileHttpIT {
         Walk.Monitor m = walk.createMonitor(SharedServer.uniqueId("sse"));
         Walk.Reader reader = walk.subscribe(m, "agent:sse");
         try (Socket socket = socket()) {
-            socket.getOutputStream().write(get("/mp/v0/subscriptions/" + reader.subscription() + "/stream", reader.token())
-                    .getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream()
+                    .write(get("/mp/v0/subscriptions/" + reader.subscription() + "/stream", reader.token())
+                            .getBytes(StandardCharsets.US_ASCII));
             InputStream in = socket.getInputStream();
             StringBuilder seen = new StringBuilder();
             int heartbeats = 0;
@@ -197,24 +213,37 @@ class HostileHttpIT {
     void requestsTheHttpLayerCannotReadGetProtocolErrorBodies() throws Exception {
         assertRefusedRaw("GET /mp/v0/monitors/a b HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 400, "INVALID");
         assertRefusedRaw("GET /mp/v0/monitors/%zz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 400, "INVALID");
-        assertRefusedRaw("GET /mp/v0/monitors/" + "p".repeat(9 * 1024) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", 414, "TOO_LARGE");
-        assertRefusedRaw("GET /mp/v0/discover HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + "h".repeat(40 * 1024) + "\r\n\r\n",
-                431, "TOO_LARGE");
-        assertRefusedRaw("POST /mp/v0/monitors HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -1\r\n\r\n{}", 400, "INVALID");
+        assertRefusedRaw(
+                "GET /mp/v0/monitors/" + "p".repeat(9 * 1024) + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+                414,
+                "TOO_LARGE");
+        assertRefusedRaw(
+                "GET /mp/v0/discover HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + "h".repeat(40 * 1024) + "\r\n\r\n",
+                431,
+                "TOO_LARGE");
+        assertRefusedRaw(
+                "POST /mp/v0/monitors HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -1\r\n\r\n{}", 400, "INVALID");
         assertThat(http.get("/mp/v0/discover", null).status()).isEqualTo(200);
     }
 
     @Test
     void mcpRefusesParamsThatAreNotAnObject() {
-        Map<String, String> mcp = Map.of("Content-Type", "application/json", "Accept", "application/json, text/event-stream");
+        Map<String, String> mcp =
+                Map.of("Content-Type", "application/json", "Accept", "application/json, text/event-stream");
         for (String params : List.of("5", "\"x\"", "[1,2]", "true")) {
-            Http.Response r = http.request("POST", "/mcp",
-                    "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"initialize\",\"params\":" + params + "}", mcp);
+            Http.Response r = http.request(
+                    "POST",
+                    "/mcp",
+                    "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"initialize\",\"params\":" + params + "}",
+                    mcp);
             assertThat(r.status()).as(params + ": " + r.body()).isLessThan(500);
             assertThat(r.json().at("/error/code").asInt()).as(r.body()).isEqualTo(-32602);
             assertThat(r.json().at("/error/data/code").asText()).as(r.body()).isEqualTo("INVALID");
-            Http.Response notification = http.request("POST", "/mcp",
-                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\",\"params\":" + params + "}", mcp);
+            Http.Response notification = http.request(
+                    "POST",
+                    "/mcp",
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\",\"params\":" + params + "}",
+                    mcp);
             Walk.assertRefused(notification, 400, "INVALID");
         }
     }
@@ -224,14 +253,19 @@ class HostileHttpIT {
     @Test
     void monitorIdsAreOneAddressablePathSegmentAndATopicName() {
         for (String id : List.of("..", "...", "a/b", "a b", "x".repeat(65), "%2e%2e", "é1")) {
-            Http.Response r = http.post("/mp/v0/monitors", JSON.createObjectNode().put("id", id).toString(), null);
+            Http.Response r = http.post(
+                    "/mp/v0/monitors", JSON.createObjectNode().put("id", id).toString(), null);
             Walk.assertRefused(r, 400, "INVALID");
             assertThat(r.json().get("error").asText()).contains("[A-Za-z0-9_.-]{2,64}");
         }
-        String pattern = http.get("/mp/v0/discover", null).json().at("/limits/monitor_id_pattern").asText();
+        String pattern = http.get("/mp/v0/discover", null)
+                .json()
+                .at("/limits/monitor_id_pattern")
+                .asText();
         assertThat("..").doesNotMatch(pattern);
         assertThat("ci.build-1_x").matches(pattern);
-        assertThat(http.post("/mp/v0/monitors", "{\"id\":\"" + SharedServer.uniqueId("a.b") + "\"}", null).status())
+        assertThat(http.post("/mp/v0/monitors", "{\"id\":\"" + SharedServer.uniqueId("a.b") + "\"}", null)
+                        .status())
                 .isEqualTo(201);
     }
 
@@ -242,48 +276,81 @@ class HostileHttpIT {
         walk.publish(m, "two");
         Walk.Reader reader = walk.subscribe(m, "agent:nums");
         String pull = "/mp/v0/subscriptions/" + reader.subscription() + "/pull";
-        for (String query : List.of("limit=2.5", "limit=NaN", "limit=Infinity", "limit=1e3", "limit=abc", "wait=0.5",
-                "wait=-Infinity", "cursor=-1", "cursor=1.0", "cursor=abc")) {
+        for (String query : List.of(
+                "limit=2.5",
+                "limit=NaN",
+                "limit=Infinity",
+                "limit=1e3",
+                "limit=abc",
+                "wait=0.5",
+                "wait=-Infinity",
+                "cursor=-1",
+                "cursor=1.0",
+                "cursor=abc")) {
             Http.Response r = http.get(pull + "?" + query, reader.token());
             Walk.assertRefused(r, 400, "INVALID");
             assertThat(r.body()).as(query).contains(query.substring(0, query.indexOf('=')));
         }
-        assertThat(walk.pull(reader, "?limit=0").json().get("observations").size()).isEqualTo(1);
-        assertThat(walk.pull(reader, "?limit=-3").json().get("observations").size()).isEqualTo(1);
-        assertThat(walk.pull(reader, "?limit=2").json().get("observations").size()).isEqualTo(2);
-        assertThat(walk.pull(reader, "?limit=1000&wait=-5").json().get("observations").size()).isEqualTo(4);
+        assertThat(walk.pull(reader, "?limit=0").json().get("observations").size())
+                .isEqualTo(1);
+        assertThat(walk.pull(reader, "?limit=-3").json().get("observations").size())
+                .isEqualTo(1);
+        assertThat(walk.pull(reader, "?limit=2").json().get("observations").size())
+                .isEqualTo(2);
+        assertThat(walk.pull(reader, "?limit=1000&wait=-5")
+                        .json()
+                        .get("observations")
+                        .size())
+                .isEqualTo(4);
     }
 
     // ---- item 2: JSON-RPC batches ----
 
     @Test
     void aBatchPastTheLimitIsRefusedAndDiscoverAnnouncesTheLimit() {
-        int max = http.get("/mp/v0/discover", null).json().at("/limits/max_batch_calls").asInt();
+        int max = http.get("/mp/v0/discover", null)
+                .json()
+                .at("/limits/max_batch_calls")
+                .asInt();
         assertThat(max).isPositive();
-        Http.Response over = http.post("/mp/v0/rpc", batch(max + 1, i -> "{\"jsonrpc\":\"2.0\",\"id\":" + i
-                + ",\"method\":\"monitors/discover\"}"), null);
+        Http.Response over = http.post(
+                "/mp/v0/rpc",
+                batch(max + 1, i -> "{\"jsonrpc\":\"2.0\",\"id\":" + i + ",\"method\":\"monitors/discover\"}"),
+                null);
         assertThat(over.status()).isEqualTo(200);
         assertThat(over.json().isObject()).as(over.body()).isTrue();
         assertThat(over.json().at("/error/data/code").asText()).as(over.body()).isEqualTo("TOO_LARGE");
         assertThat(over.json().at("/error/data/max_batch_calls").asInt()).isEqualTo(max);
-        Http.Response atLimit = http.post("/mp/v0/rpc", batch(max, i -> "{\"jsonrpc\":\"2.0\",\"id\":" + i
-                + ",\"method\":\"monitors/discover\"}"), null);
+        Http.Response atLimit = http.post(
+                "/mp/v0/rpc",
+                batch(max, i -> "{\"jsonrpc\":\"2.0\",\"id\":" + i + ",\"method\":\"monitors/discover\"}"),
+                null);
         assertThat(atLimit.json().isArray()).as(atLimit.body()).isTrue();
         assertThat(atLimit.json().size()).isEqualTo(max);
         for (int i = 0; i < max; i++) {
-            assertThat(atLimit.json().get(i).get("id").asInt()).as("answers keep the batch's order").isEqualTo(i);
+            assertThat(atLimit.json().get(i).get("id").asInt())
+                    .as("answers keep the batch's order")
+                    .isEqualTo(i);
         }
     }
 
     @Test
     void aConcurrentRequestIsAnsweredPromptlyDuringTheLargestBatches() throws Exception {
-        int max = http.get("/mp/v0/discover", null).json().at("/limits/max_batch_calls").asInt();
+        int max = http.get("/mp/v0/discover", null)
+                .json()
+                .at("/limits/max_batch_calls")
+                .asInt();
         Walk.Monitor m = walk.createMonitor(SharedServer.uniqueId("batch"));
         Walk.Reader reader = walk.subscribe(m, "agent:batch");
-        String acks = batch(max, i -> "{\"jsonrpc\":\"2.0\",\"id\":" + i + ",\"method\":\"feeds/ack\",\"params\":{"
-                + "\"subscription\":\"" + reader.subscription() + "\",\"cursor\":1}}");
-        String unauthorized = batch(max, i -> "{\"jsonrpc\":\"2.0\",\"id\":" + i + ",\"method\":\"feeds/ack\",\"params\":{"
-                + "\"subscription\":\"" + reader.subscription() + "\",\"cursor\":1,\"bearer\":\"wrong-" + i + "\"}}");
+        String acks = batch(
+                max,
+                i -> "{\"jsonrpc\":\"2.0\",\"id\":" + i + ",\"method\":\"feeds/ack\",\"params\":{"
+                        + "\"subscription\":\"" + reader.subscription() + "\",\"cursor\":1}}");
+        String unauthorized = batch(
+                max,
+                i -> "{\"jsonrpc\":\"2.0\",\"id\":" + i + ",\"method\":\"feeds/ack\",\"params\":{"
+                        + "\"subscription\":\"" + reader.subscription() + "\",\"cursor\":1,\"bearer\":\"wrong-" + i
+                        + "\"}}");
         Http batchClient = new Http(server.baseUri());
         List<CompletableFuture<Http.Response>> batches = new ArrayList<>();
         for (int i = 0; i < BATCHES; i++) {
@@ -299,12 +366,19 @@ class HostileHttpIT {
         }
         for (CompletableFuture<Http.Response> b : batches) {
             Http.Response r = b.get(120, TimeUnit.SECONDS);
-            assertThat(r.json().isArray()).as(r.body().substring(0, Math.min(300, r.body().length()))).isTrue();
+            assertThat(r.json().isArray())
+                    .as(r.body().substring(0, Math.min(300, r.body().length())))
+                    .isTrue();
             assertThat(r.json().size()).isEqualTo(max);
         }
         long worst = millis.stream().mapToLong(Long::longValue).max().orElseThrow();
-        System.out.printf("HostileHttpIT: %d discovers during %d batches of %d calls, worst %d ms, median %d ms%n",
-                millis.size(), BATCHES, max, worst, millis.stream().sorted().toList().get(millis.size() / 2));
+        System.out.printf(
+                "HostileHttpIT: %d discovers during %d batches of %d calls, worst %d ms, median %d ms%n",
+                millis.size(),
+                BATCHES,
+                max,
+                worst,
+                millis.stream().sorted().toList().get(millis.size() / 2));
         // Loose on purpose (a loaded 2-core machine): the stall this guards against was ten seconds and more.
         assertThat(worst).as("the slowest discover during the batches, ms").isLessThan(5_000);
     }
@@ -334,8 +408,8 @@ class HostileHttpIT {
     }
 
     private static String get(String path, String bearer) {
-        return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + (bearer == null ? "" : "Authorization: Bearer " + bearer + "\r\n")
-                + "\r\n";
+        return "GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + (bearer == null ? "" : "Authorization: Bearer " + bearer + "\r\n") + "\r\n";
     }
 
     /** True when the server closes the connection before the deadline; a read timeout fails the test. */
@@ -363,16 +437,20 @@ class HostileHttpIT {
         try {
             OutputStream out = socket.getOutputStream();
             int[] next = {0};
-            pace.scheduleAtFixedRate(() -> {
-                try {
-                    if (next[0] < bytes.length) {
-                        out.write(bytes[next[0]++]);
-                        out.flush();
-                    }
-                } catch (IOException cut) {
-                    // the server closed it: the read below sees that
-                }
-            }, 0, 1, TimeUnit.SECONDS);
+            pace.scheduleAtFixedRate(
+                    () -> {
+                        try {
+                            if (next[0] < bytes.length) {
+                                out.write(bytes[next[0]++]);
+                                out.flush();
+                            }
+                        } catch (IOException cut) {
+                            // the server closed it: the read below sees that
+                        }
+                    },
+                    0,
+                    1,
+                    TimeUnit.SECONDS);
             boolean closed = closedByServer(socket);
             return closed && next[0] < bytes.length;
         } finally {
@@ -380,8 +458,7 @@ class HostileHttpIT {
         }
     }
 
-    private record Answer(int status, String head, String body) {
-    }
+    private record Answer(int status, String head, String body) {}
 
     /** One HTTP/1.1 answer with a Content-Length body. */
     private static Answer read(InputStream in) throws IOException {

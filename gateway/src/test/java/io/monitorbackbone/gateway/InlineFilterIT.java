@@ -1,11 +1,11 @@
 package io.monitorbackbone.gateway;
 
+import static io.monitorbackbone.gateway.Walk.assertRefused;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.testsupport.Http;
 import org.junit.jupiter.api.Test;
-
-import static io.monitorbackbone.gateway.Walk.assertRefused;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A pull's inline filter may only narrow the stored ones: a value the subscription's or the monitor's stored filter does
@@ -17,16 +17,22 @@ class InlineFilterIT {
     private final Walk walk = new Walk(http);
 
     private void publish(Walk.Monitor m, String type, String subject) {
-        Http.Response r = http.post("/mp/v0/monitors/" + m.id() + "/observations",
-                "{\"type\":\"" + type + "\",\"subject\":\"" + subject + "\"}", m.ownerToken());
+        Http.Response r = http.post(
+                "/mp/v0/monitors/" + m.id() + "/observations",
+                "{\"type\":\"" + type + "\",\"subject\":\"" + subject + "\"}",
+                m.ownerToken());
         assertThat(r.status()).as(r.body()).isEqualTo(201);
     }
 
     private Walk.Reader subscribe(Walk.Monitor m, String filter) {
-        Http.Response r = http.post("/mp/v0/subscriptions", "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:r\",\"from\":1"
-                + (filter == null ? "" : ",\"filter\":" + filter) + "}", null);
+        Http.Response r = http.post(
+                "/mp/v0/subscriptions",
+                "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:r\",\"from\":1"
+                        + (filter == null ? "" : ",\"filter\":" + filter) + "}",
+                null);
         assertThat(r.status()).as(r.body()).isEqualTo(201);
-        return new Walk.Reader(r.json().at("/subscription/id").asText(), r.json().get("token").asText());
+        return new Walk.Reader(
+                r.json().at("/subscription/id").asText(), r.json().get("token").asText());
     }
 
     private Http.Response pullRaw(Walk.Reader reader, String query) {
@@ -59,7 +65,9 @@ class InlineFilterIT {
 
         assertWidens(outside, "types", "{\"types\":[\"demo.a\"]}", "subscription");
         assertThat(outside.json().get("outside")).extracting(JsonNode::asText).containsExactly("demo.b");
-        assertThat(same.get("observations")).extracting(o -> o.get("type").asText()).containsExactly("demo.a");
+        assertThat(same.get("observations"))
+                .extracting(o -> o.get("type").asText())
+                .containsExactly("demo.a");
     }
 
     @Test
@@ -73,12 +81,18 @@ class InlineFilterIT {
         Http.Response added = pullRaw(reader, "?types=demo.*,other.thing");
         JsonNode stored = walk.pull(reader, "").json();
 
-        assertThat(narrower.get("observations")).extracting(o -> o.get("type").asText()).containsExactly("demo.a");
-        assertThat(otherKey.get("observations")).as("a key the stored filter leaves open narrows; AND-ed it matches nothing").isEmpty();
+        assertThat(narrower.get("observations"))
+                .extracting(o -> o.get("type").asText())
+                .containsExactly("demo.a");
+        assertThat(otherKey.get("observations"))
+                .as("a key the stored filter leaves open narrows; AND-ed it matches nothing")
+                .isEmpty();
         assertWidens(outside, "types", "{\"types\":[\"demo.*\"]}", "subscription");
         assertWidens(added, "types", "{\"types\":[\"demo.*\"]}", "subscription");
         assertThat(added.json().get("outside")).extracting(JsonNode::asText).containsExactly("other.thing");
-        assertThat(stored.get("observations")).extracting(o -> o.get("type").asText()).containsExactly("demo.a", "demo.b");
+        assertThat(stored.get("observations"))
+                .extracting(o -> o.get("type").asText())
+                .containsExactly("demo.a", "demo.b");
     }
 
     @Test
@@ -90,7 +104,9 @@ class InlineFilterIT {
         JsonNode narrower = walk.pull(reader, "?types=demo.b").json();
 
         assertWidens(outside, "types", "{\"types\":[\"demo.*\"]}", "monitor");
-        assertThat(narrower.get("observations")).extracting(o -> o.get("type").asText()).containsExactly("demo.b");
+        assertThat(narrower.get("observations"))
+                .extracting(o -> o.get("type").asText())
+                .containsExactly("demo.b");
     }
 
     @Test
@@ -98,8 +114,11 @@ class InlineFilterIT {
         Walk.Monitor m = monitorWithThreeTypes(null);
         Walk.Reader reader = subscribe(m, "{\"types\":[\"demo.a\"]}");
 
-        Http.Response r = http.post("/mp/v0/rpc", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"feeds/pull\",\"params\":{\"subscription\":\""
-                + reader.subscription() + "\",\"types\":\"demo.b\"}}", reader.token());
+        Http.Response r = http.post(
+                "/mp/v0/rpc",
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"feeds/pull\",\"params\":{\"subscription\":\""
+                        + reader.subscription() + "\",\"types\":\"demo.b\"}}",
+                reader.token());
 
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         assertThat(r.json().at("/error/data/code").asText()).as(r.body()).isEqualTo("INVALID_FILTER");

@@ -1,11 +1,11 @@
 package io.monitorbackbone.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.testsupport.Http;
 import io.monitorbackbone.testsupport.Schemas;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** JSON-RPC 2.0 at /mp/v0/rpc: the REST binding's methods, results and errors, one call or a batch. */
 class JsonRpcIT {
@@ -21,19 +21,41 @@ class JsonRpcIT {
     void aMonitorsLifeOverRpc() {
         String id = SharedServer.uniqueId("rpc");
 
-        JsonNode created = rpc("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"monitors/create\",\"params\":{\"id\":\"" + id + "\",\"visibility\":\"public\"}}", null);
+        JsonNode created = rpc(
+                "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"monitors/create\",\"params\":{\"id\":\"" + id
+                        + "\",\"visibility\":\"public\"}}",
+                null);
         String owner = created.at("/result/owner_token").asText();
-        JsonNode published = rpc("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"monitors/publish\",\"params\":{\"id\":\"" + id
-                + "\",\"type\":\"demo.note\",\"subject\":\"s\",\"_meta\":{\"ai.mentu/bearer\":\"" + owner + "\"}}}", null);
-        JsonNode refused = rpc("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"monitors/publish\",\"params\":{\"id\":\"" + id + "\",\"type\":\"demo.note\",\"tier\":\"bogus\"}}", owner);
-        JsonNode subscribed = rpc("{\"jsonrpc\":\"2.0\",\"id\":\"s\",\"method\":\"feeds/subscribe\",\"params\":{\"monitor\":\"" + id + "\",\"subscriber\":\"agent:rpc\"}}", null);
+        JsonNode published = rpc(
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"monitors/publish\",\"params\":{\"id\":\"" + id
+                        + "\",\"type\":\"demo.note\",\"subject\":\"s\",\"_meta\":{\"ai.mentu/bearer\":\"" + owner
+                        + "\"}}}",
+                null);
+        JsonNode refused = rpc(
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"monitors/publish\",\"params\":{\"id\":\"" + id
+                        + "\",\"type\":\"demo.note\",\"tier\":\"bogus\"}}",
+                owner);
+        JsonNode subscribed = rpc(
+                "{\"jsonrpc\":\"2.0\",\"id\":\"s\",\"method\":\"feeds/subscribe\",\"params\":{\"monitor\":\"" + id
+                        + "\",\"subscriber\":\"agent:rpc\"}}",
+                null);
         String subscription = subscribed.at("/result/subscription/id").asText();
         String token = subscribed.at("/result/token").asText();
-        JsonNode pulled = rpc("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"feeds/pull\",\"params\":{\"subscription\":\"" + subscription + "\",\"limit\":10,\"types\":[\"demo.note\"]}}", token);
-        JsonNode acked = rpc("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"feeds/ack\",\"params\":{\"subscription\":\"" + subscription
-                + "\",\"cursor\":" + pulled.at("/result/next").asLong() + "}}", token);
-        JsonNode paused = rpc("{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"monitors/pause\",\"params\":{\"id\":\"" + id + "\",\"bearer\":\"" + owner + "\"}}", null);
-        JsonNode state = rpc("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"monitors/state\",\"params\":{\"monitor\":\"" + id + "\"}}", null);
+        JsonNode pulled = rpc(
+                "{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"feeds/pull\",\"params\":{\"subscription\":\"" + subscription
+                        + "\",\"limit\":10,\"types\":[\"demo.note\"]}}",
+                token);
+        JsonNode acked = rpc(
+                "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"feeds/ack\",\"params\":{\"subscription\":\"" + subscription
+                        + "\",\"cursor\":" + pulled.at("/result/next").asLong() + "}}",
+                token);
+        JsonNode paused = rpc(
+                "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"monitors/pause\",\"params\":{\"id\":\"" + id
+                        + "\",\"bearer\":\"" + owner + "\"}}",
+                null);
+        JsonNode state = rpc(
+                "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"monitors/state\",\"params\":{\"monitor\":\"" + id + "\"}}",
+                null);
 
         assertThat(created.get("jsonrpc").asText()).isEqualTo("2.0");
         assertThat(created.get("id").asInt()).isEqualTo(1);
@@ -44,7 +66,9 @@ class JsonRpcIT {
         assertThat(refused.at("/error/data/rejected_seq").asLong()).isEqualTo(3);
         Schemas.assertValid("error", refused.at("/error/data"));
         assertThat(subscribed.get("id").asText()).isEqualTo("s");
-        assertThat(pulled.at("/result/observations")).extracting(o -> o.get("type").asText()).containsExactly("demo.note");
+        assertThat(pulled.at("/result/observations"))
+                .extracting(o -> o.get("type").asText())
+                .containsExactly("demo.note");
         assertThat(acked.at("/result/lag").asLong()).isZero();
         assertThat(paused.at("/result/monitor/active").asBoolean()).isFalse();
         assertThat(state.at("/result/live/reason").asText()).isEqualTo("paused");
@@ -53,8 +77,12 @@ class JsonRpcIT {
     @Test
     void errorsCarryTheirNumericCodeAndTheRestBody() {
         JsonNode unknownMethod = rpc("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"monitors/frobnicate\"}", null);
-        JsonNode notFound = rpc("{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"monitors/get\",\"params\":{\"id\":\"no-such-monitor\"}}", null);
-        JsonNode unauthorized = rpc("{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"feeds/pull\",\"params\":{\"subscription\":\"sub-x\"}}", "nope");
+        JsonNode notFound = rpc(
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"monitors/get\",\"params\":{\"id\":\"no-such-monitor\"}}",
+                null);
+        JsonNode unauthorized = rpc(
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"feeds/pull\",\"params\":{\"subscription\":\"sub-x\"}}",
+                "nope");
         JsonNode garbage = rpc("{not json", null);
         JsonNode noMethod = rpc("{\"jsonrpc\":\"2.0\",\"id\":9}", null);
 
@@ -70,9 +98,11 @@ class JsonRpcIT {
 
     @Test
     void aBatchAnswersEveryCallInOrder() {
-        JsonNode batch = rpc("[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"monitors/discover\"},"
-                + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"monitors/get\",\"params\":{\"id\":\"no-such-monitor\"}},"
-                + "{\"jsonrpc\":\"2.0\",\"method\":\"monitors/list\"}]", null);
+        JsonNode batch = rpc(
+                "[{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"monitors/discover\"},"
+                        + "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"monitors/get\",\"params\":{\"id\":\"no-such-monitor\"}},"
+                        + "{\"jsonrpc\":\"2.0\",\"method\":\"monitors/list\"}]",
+                null);
 
         assertThat(batch.isArray()).isTrue();
         assertThat(batch).hasSize(3);

@@ -1,10 +1,10 @@
 package io.monitorbackbone.gateway;
 
-import io.monitorbackbone.binding.Topics;
-import com.fasterxml.jackson.databind.JsonNode;
-import io.monitorbackbone.testsupport.Http;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.binding.Topics;
+import io.monitorbackbone.testsupport.Http;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -12,8 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * A lease answer's {@code seq} names its own row, and that row is readable the moment the answer arrives: many workers
@@ -26,8 +25,7 @@ class LeaseAnswerRowIT {
     private final Http http = SharedServer.http();
     private final Walk walk = new Walk(http);
 
-    private record Worker(String subscription, String token) {
-    }
+    private record Worker(String subscription, String token) {}
 
     @Test
     void everyLeaseAnswerCarriesTheSeqOfItsOwnReadableRow() throws Exception {
@@ -38,10 +36,15 @@ class LeaseAnswerRowIT {
             for (int s = 0; s < SUBJECTS_EACH; s++) {
                 walk.publish(m, "job-" + w + "-" + s);
             }
-            Http.Response r = http.post("/mp/v0/subscriptions", "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:w" + w
-                    + "\",\"capabilities\":[\"observe\",\"act\"]}", m.ownerToken());
+            Http.Response r = http.post(
+                    "/mp/v0/subscriptions",
+                    "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:w" + w
+                            + "\",\"capabilities\":[\"observe\",\"act\"]}",
+                    m.ownerToken());
             assertThat(r.status()).as(r.body()).isEqualTo(201);
-            workers.add(new Worker(r.json().at("/subscription/id").asText(), r.json().get("token").asText()));
+            workers.add(new Worker(
+                    r.json().at("/subscription/id").asText(),
+                    r.json().get("token").asText()));
         }
 
         // The race was seen on a busy machine: busy threads here make a broker thread's pause between two partitions'
@@ -49,15 +52,17 @@ class LeaseAnswerRowIT {
         AtomicBoolean busy = new AtomicBoolean(true);
         List<Thread> hogs = new ArrayList<>();
         for (int i = 0; i < Runtime.getRuntime().availableProcessors() * 2; i++) {
-            Thread hog = new Thread(() -> {
-                long x = 0;
-                while (busy.get()) {
-                    x += System.nanoTime() % 7;
-                }
-                if (x == 42) {
-                    System.out.print("");
-                }
-            }, "lease-answer-hog-" + i);
+            Thread hog = new Thread(
+                    () -> {
+                        long x = 0;
+                        while (busy.get()) {
+                            x += System.nanoTime() % 7;
+                        }
+                        if (x == 42) {
+                            System.out.print("");
+                        }
+                    },
+                    "lease-answer-hog-" + i);
             hog.setDaemon(true);
             hog.start();
             hogs.add(hog);
@@ -90,36 +95,51 @@ class LeaseAnswerRowIT {
     void aLeaseAnswerWaitsUntilItsRowIsReadable() throws Exception {
         Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}");
         walk.publish(m, "held");
-        Http.Response r = http.post("/mp/v0/subscriptions", "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:held\","
-                + "\"capabilities\":[\"observe\",\"act\"]}", m.ownerToken());
-        Worker w = new Worker(r.json().at("/subscription/id").asText(), r.json().get("token").asText());
+        Http.Response r = http.post(
+                "/mp/v0/subscriptions",
+                "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:held\","
+                        + "\"capabilities\":[\"observe\",\"act\"]}",
+                m.ownerToken());
+        Worker w = new Worker(
+                r.json().at("/subscription/id").asText(), r.json().get("token").asText());
         claim(w, "held");
 
-        java.util.Map<String, Object> common = java.util.Map.of("bootstrap.servers", io.monitorbackbone.testsupport.TestKafka.bootstrapServers());
+        java.util.Map<String, Object> common =
+                java.util.Map.of("bootstrap.servers", io.monitorbackbone.testsupport.TestKafka.bootstrapServers());
         java.util.Map<String, Object> c = new java.util.HashMap<>(common);
         c.put("isolation.level", "read_committed");
         java.util.Map<String, Object> p = new java.util.HashMap<>(common);
         p.put("transactional.id", "lease-answer-it-" + System.nanoTime());
-        try (var replies = new org.apache.kafka.clients.consumer.KafkaConsumer<>(c,
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer(), new org.apache.kafka.common.serialization.ByteArrayDeserializer());
-             var holder = new org.apache.kafka.clients.producer.KafkaProducer<>(p,
-                new org.apache.kafka.common.serialization.ByteArraySerializer(), new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+        try (var replies = new org.apache.kafka.clients.consumer.KafkaConsumer<>(
+                        c,
+                        new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                        new org.apache.kafka.common.serialization.ByteArrayDeserializer());
+                var holder = new org.apache.kafka.clients.producer.KafkaProducer<>(
+                        p,
+                        new org.apache.kafka.common.serialization.ByteArraySerializer(),
+                        new org.apache.kafka.common.serialization.ByteArraySerializer())) {
             List<org.apache.kafka.common.TopicPartition> parts = replies.partitionsFor(Topics.LEASE_REPLIES).stream()
-                    .map(i -> new org.apache.kafka.common.TopicPartition(i.topic(), i.partition())).toList();
+                    .map(i -> new org.apache.kafka.common.TopicPartition(i.topic(), i.partition()))
+                    .toList();
             replies.assign(parts);
             replies.seekToEnd(parts);
             parts.forEach(replies::position);
             holder.initTransactions();
             holder.beginTransaction();
-            holder.send(new org.apache.kafka.clients.producer.ProducerRecord<>(Topics.obs(m.id()), new byte[0])).get(30, TimeUnit.SECONDS);
+            holder.send(new org.apache.kafka.clients.producer.ProducerRecord<>(Topics.obs(m.id()), new byte[0]))
+                    .get(30, TimeUnit.SECONDS);
 
-            java.util.concurrent.CompletableFuture<Http.Response> answer = java.util.concurrent.CompletableFuture.supplyAsync(
-                    () -> lease(w, "complete", "{\"subject\":\"held\",\"outcome\":\"fixed\"}"));
-            org.awaitility.Awaitility.await("the leases service's reply is committed").atMost(java.time.Duration.ofSeconds(60))
+            java.util.concurrent.CompletableFuture<Http.Response> answer =
+                    java.util.concurrent.CompletableFuture.supplyAsync(
+                            () -> lease(w, "complete", "{\"subject\":\"held\",\"outcome\":\"fixed\"}"));
+            org.awaitility.Awaitility.await("the leases service's reply is committed")
+                    .atMost(java.time.Duration.ofSeconds(60))
                     .until(() -> !replies.poll(java.time.Duration.ofMillis(200)).isEmpty());
             try {
                 // A gateway that answers without waiting for the row answers now; one that waits does not.
-                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(answer::isDone);
+                org.awaitility.Awaitility.await()
+                        .atMost(java.time.Duration.ofSeconds(5))
+                        .until(answer::isDone);
             } catch (org.awaitility.core.ConditionTimeoutException stillWaiting) {
                 // expected of a gateway that waits for the row
             }
@@ -134,10 +154,15 @@ class LeaseAnswerRowIT {
         for (int s = 0; s < SUBJECTS_EACH; s++) {
             String subject = "job-" + n + "-" + s;
             claim(w, subject);
-            checkRow(w, subject, "reject", lease(w, "reject", "{\"subject\":\"" + subject + "\",\"reason\":\"again\"}"));
+            checkRow(
+                    w, subject, "reject", lease(w, "reject", "{\"subject\":\"" + subject + "\",\"reason\":\"again\"}"));
             checked++;
             claim(w, subject);
-            checkRow(w, subject, "complete", lease(w, "complete", "{\"subject\":\"" + subject + "\",\"outcome\":\"fixed\"}"));
+            checkRow(
+                    w,
+                    subject,
+                    "complete",
+                    lease(w, "complete", "{\"subject\":\"" + subject + "\",\"outcome\":\"fixed\"}"));
             checked++;
         }
         return checked;
@@ -151,11 +176,18 @@ class LeaseAnswerRowIT {
     private void checkRow(Worker w, String subject, String action, Http.Response answer) {
         assertThat(answer.status()).as(answer.body()).isEqualTo(200);
         JsonNode seq = answer.json().get("seq");
-        assertThat(seq).as("the %s answer for %s carries a seq: %s", action, subject, answer.body()).isNotNull();
-        assertThat(seq.isIntegralNumber()).as("the %s answer for %s carries a seq: %s", action, subject, answer.body()).isTrue();
-        JsonNode page = walk.pull(new Walk.Reader(w.subscription(), w.token()), "?cursor=" + seq.asLong() + "&limit=1").json();
+        assertThat(seq)
+                .as("the %s answer for %s carries a seq: %s", action, subject, answer.body())
+                .isNotNull();
+        assertThat(seq.isIntegralNumber())
+                .as("the %s answer for %s carries a seq: %s", action, subject, answer.body())
+                .isTrue();
+        JsonNode page = walk.pull(new Walk.Reader(w.subscription(), w.token()), "?cursor=" + seq.asLong() + "&limit=1")
+                .json();
         JsonNode row = page.at("/observations/0");
-        assertThat(row.isMissingNode()).as("the row at seq %d is readable at once: %s", seq.asLong(), page).isFalse();
+        assertThat(row.isMissingNode())
+                .as("the row at seq %d is readable at once: %s", seq.asLong(), page)
+                .isFalse();
         assertThat(row.get("id").asText()).isEqualTo(String.valueOf(seq.asLong()));
         assertThat(row.get("type").asText()).isEqualTo("ai.mentu.monitor.lease");
         assertThat(row.get("subject").asText()).isEqualTo(subject);

@@ -1,31 +1,33 @@
 package io.monitorbackbone.gateway;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.monitorbackbone.testsupport.Http;
-import io.monitorbackbone.testsupport.Schemas;
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CompletableFuture;
-
 import static io.monitorbackbone.gateway.Walk.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.testsupport.Http;
+import io.monitorbackbone.testsupport.Schemas;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
 
 /** Shared work over REST, decided by the leases service the gateway runs. */
 class LeasesIT {
     private final Http http = SharedServer.http();
     private final Walk walk = new Walk(http);
 
-    private record Worker(String subscription, String token) {
-    }
+    private record Worker(String subscription, String token) {}
 
     private Worker worker(Walk.Monitor m, String name, String capabilities) {
-        Http.Response r = http.post("/mp/v0/subscriptions", "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:" + name
-                + "\",\"capabilities\":" + capabilities + "}", m.ownerToken());
+        Http.Response r = http.post(
+                "/mp/v0/subscriptions",
+                "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:" + name + "\",\"capabilities\":" + capabilities
+                        + "}",
+                m.ownerToken());
         assertThat(r.status()).as(r.body()).isEqualTo(201);
-        return new Worker(r.json().at("/subscription/id").asText(), r.json().get("token").asText());
+        return new Worker(
+                r.json().at("/subscription/id").asText(), r.json().get("token").asText());
     }
 
     private Http.Response lease(Worker w, String action, String body) {
@@ -56,15 +58,20 @@ class LeasesIT {
         Worker a = worker(m, "a", "[\"observe\",\"act\"]");
         Worker b = worker(m, "b", "[\"observe\",\"act\"]");
 
-        CompletableFuture<Http.Response> first = CompletableFuture.supplyAsync(() -> lease(a, "claim", "{\"subject\":\"job-1\"}"));
-        CompletableFuture<Http.Response> second = CompletableFuture.supplyAsync(() -> lease(b, "claim", "{\"subject\":\"job-1\"}"));
+        CompletableFuture<Http.Response> first =
+                CompletableFuture.supplyAsync(() -> lease(a, "claim", "{\"subject\":\"job-1\"}"));
+        CompletableFuture<Http.Response> second =
+                CompletableFuture.supplyAsync(() -> lease(b, "claim", "{\"subject\":\"job-1\"}"));
         List<Http.Response> both = List.of(first.get(), second.get());
 
         assertThat(both).extracting(Http.Response::status).containsExactlyInAnyOrder(201, 409);
-        Http.Response lost = both.stream().filter(r -> r.status() == 409).findFirst().orElseThrow();
-        Http.Response won = both.stream().filter(r -> r.status() == 201).findFirst().orElseThrow();
+        Http.Response lost =
+                both.stream().filter(r -> r.status() == 409).findFirst().orElseThrow();
+        Http.Response won =
+                both.stream().filter(r -> r.status() == 201).findFirst().orElseThrow();
         assertThat(lost.json().get("code").asText()).isEqualTo("LEASE_HELD");
-        assertThat(lost.json().get("holder").asText()).isEqualTo(won.json().at("/lease/holder").asText());
+        assertThat(lost.json().get("holder").asText())
+                .isEqualTo(won.json().at("/lease/holder").asText());
         Schemas.assertValid("lease", won.json().get("lease"));
     }
 
@@ -73,14 +80,19 @@ class LeasesIT {
         Walk.Monitor m = workQueue("job-1");
         Worker slow = worker(m, "slow", "[\"observe\",\"act\"]");
         Worker fast = worker(m, "fast", "[\"observe\",\"act\"]");
-        assertThat(lease(slow, "claim", "{\"subject\":\"job-1\",\"lease_duration_seconds\":1}").status()).isEqualTo(201);
+        assertThat(lease(slow, "claim", "{\"subject\":\"job-1\",\"lease_duration_seconds\":1}")
+                        .status())
+                .isEqualTo(201);
 
-        await("the lease expires and another takes it").atMost(Duration.ofSeconds(15))
+        await("the lease expires and another takes it")
+                .atMost(Duration.ofSeconds(15))
                 .until(() -> lease(fast, "claim", "{\"subject\":\"job-1\"}").status() == 201);
         Http.Response late = lease(slow, "complete", "{\"subject\":\"job-1\",\"outcome\":\"done\"}");
 
         assertRefused(late, 409, "LEASE_LOST");
-        assertThat(lease(fast, "complete", "{\"subject\":\"job-1\",\"outcome\":\"done\"}").status()).isEqualTo(200);
+        assertThat(lease(fast, "complete", "{\"subject\":\"job-1\",\"outcome\":\"done\"}")
+                        .status())
+                .isEqualTo(200);
     }
 
     @Test
@@ -90,8 +102,11 @@ class LeasesIT {
 
         Http.Response claimed = lease(w, "claim", "{\"subject\":\"job-1\"}");
         Http.Response again = lease(w, "claim", "{\"subject\":\"job-1\"}");
-        Http.Response completed = lease(w, "complete", "{\"subject\":\"job-1\",\"outcome\":\"fixed\",\"evidence\":[{\"source\":\"monitor:"
-                + m.id() + "\",\"id\":\"2\"}]}");
+        Http.Response completed = lease(
+                w,
+                "complete",
+                "{\"subject\":\"job-1\",\"outcome\":\"fixed\",\"evidence\":[{\"source\":\"monitor:" + m.id()
+                        + "\",\"id\":\"2\"}]}");
 
         assertThat(claimed.status()).isEqualTo(201);
         assertThat(claimed.json().get("idempotent").asBoolean()).isFalse();
@@ -99,12 +114,16 @@ class LeasesIT {
         assertThat(again.json().get("idempotent").asBoolean()).isTrue();
         assertThat(completed.status()).as(completed.body()).isEqualTo(200);
         long seq = completed.json().get("seq").asLong();
-        JsonNode row = walk.pull(new Walk.Reader(w.subscription(), w.token()), "?cursor=" + seq).json().at("/observations/0");
+        JsonNode row = walk.pull(new Walk.Reader(w.subscription(), w.token()), "?cursor=" + seq)
+                .json()
+                .at("/observations/0");
         assertThat(row.get("type").asText()).isEqualTo("ai.mentu.monitor.lease");
         assertThat(row.at("/data/payload/action").asText()).isEqualTo("complete");
         assertThat(row.at("/data/payload/outcome").asText()).isEqualTo("fixed");
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-                assertThat(walk.state(m).json().at("/counters/acted").asLong()).isEqualTo(1));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(
+                                walk.state(m).json().at("/counters/acted").asLong())
+                        .isEqualTo(1));
     }
 
     @Test
@@ -115,8 +134,11 @@ class LeasesIT {
 
         JsonNode last = null;
         for (int attempt = 1; attempt <= 5; attempt++) {
-            assertThat(lease(w, "claim", "{\"subject\":\"poison\"}").status()).as("claim %d", attempt).isEqualTo(201);
-            last = lease(w, "reject", "{\"subject\":\"poison\",\"reason\":\"flaky " + attempt + "\"}").json();
+            assertThat(lease(w, "claim", "{\"subject\":\"poison\"}").status())
+                    .as("claim %d", attempt)
+                    .isEqualTo(201);
+            last = lease(w, "reject", "{\"subject\":\"poison\",\"reason\":\"flaky " + attempt + "\"}")
+                    .json();
         }
 
         assertThat(last.get("dead_letter").asBoolean()).isTrue();
@@ -132,8 +154,11 @@ class LeasesIT {
         Worker b = worker(second, "b", "[\"observe\",\"act\"]");
 
         assertRefused(lease(a, "claim", "{\"subject\":\"never-published\"}"), 404, "NOT_FOUND");
-        assertThat(lease(a, "claim", "{\"subject\":\"shared-subject\"}").status()).isEqualTo(201);
-        assertThat(lease(b, "claim", "{\"subject\":\"shared-subject\"}").status()).as("another monitor's lease").isEqualTo(201);
+        assertThat(lease(a, "claim", "{\"subject\":\"shared-subject\"}").status())
+                .isEqualTo(201);
+        assertThat(lease(b, "claim", "{\"subject\":\"shared-subject\"}").status())
+                .as("another monitor's lease")
+                .isEqualTo(201);
     }
 
     @Test
@@ -145,7 +170,10 @@ class LeasesIT {
         // The scenario is silence: the expiry must happen on the leases service's own timer.
         await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> true);
 
-        JsonNode rows = walk.pull(new Walk.Reader(w.subscription(), w.token()), "?cursor=1&types=ai.mentu.monitor.lease").json().get("observations");
+        JsonNode rows = walk.pull(
+                        new Walk.Reader(w.subscription(), w.token()), "?cursor=1&types=ai.mentu.monitor.lease")
+                .json()
+                .get("observations");
         assertThat(rows).extracting(o -> o.at("/data/payload/action").asText()).containsExactly("claim", "expired");
         assertThat(rows.get(1).get("actor").asText()).isEqualTo("system:sweep");
     }
@@ -158,26 +186,35 @@ class LeasesIT {
         assertThat(lease(leaving, "claim", "{\"subject\":\"job-1\"}").status()).isEqualTo(201);
         assertRefused(lease(next, "claim", "{\"subject\":\"job-1\"}"), 409, "LEASE_HELD");
 
-        assertThat(http.post("/mp/v0/subscriptions/" + leaving.subscription() + "/retire", "{}", leaving.token()).status()).isEqualTo(200);
+        assertThat(http.post("/mp/v0/subscriptions/" + leaving.subscription() + "/retire", "{}", leaving.token())
+                        .status())
+                .isEqualTo(200);
 
         assertThat(lease(next, "claim", "{\"subject\":\"job-1\"}").status()).isEqualTo(201);
     }
 
     @Test
     void aMonitorSetsItsOwnDeliveryCountLimit() {
-        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"],\"limits\":{\"delivery_count_limit\":2}}");
+        Walk.Monitor m = walk.monitorWith(
+                "{\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"],\"limits\":{\"delivery_count_limit\":2}}");
         walk.publish(m, "poison");
         Worker w = worker(m, "w", "[\"observe\",\"act\"]");
 
         lease(w, "claim", "{\"subject\":\"poison\"}");
-        JsonNode first = lease(w, "reject", "{\"subject\":\"poison\",\"reason\":\"1\"}").json();
+        JsonNode first =
+                lease(w, "reject", "{\"subject\":\"poison\",\"reason\":\"1\"}").json();
         lease(w, "claim", "{\"subject\":\"poison\"}");
-        JsonNode second = lease(w, "reject", "{\"subject\":\"poison\",\"reason\":\"2\"}").json();
+        JsonNode second =
+                lease(w, "reject", "{\"subject\":\"poison\",\"reason\":\"2\"}").json();
 
         assertThat(first.get("dead_letter").asBoolean()).isFalse();
         assertThat(second.get("dead_letter").asBoolean()).isTrue();
         assertRefused(lease(w, "claim", "{\"subject\":\"poison\"}"), 409, "DEAD_LETTERED");
-        assertThat(http.get("/mp/v0/monitors/" + m.id(), null).json().at("/limits/delivery_count_limit").asInt()).isEqualTo(2);
+        assertThat(http.get("/mp/v0/monitors/" + m.id(), null)
+                        .json()
+                        .at("/limits/delivery_count_limit")
+                        .asInt())
+                .isEqualTo(2);
     }
 
     @Test
@@ -186,9 +223,14 @@ class LeasesIT {
         Worker w = worker(m, "w", "[\"observe\",\"act\"]");
         assertThat(lease(w, "claim", "{\"subject\":\"job-1\"}").status()).isEqualTo(201);
 
-        assertThat(http.post("/mp/v0/monitors/" + m.id() + "/retire", "{}", m.ownerToken()).status()).isEqualTo(200);
+        assertThat(http.post("/mp/v0/monitors/" + m.id() + "/retire", "{}", m.ownerToken())
+                        .status())
+                .isEqualTo(200);
 
-        JsonNode rows = walk.pull(new Walk.Reader(w.subscription(), w.token()), "?cursor=1&types=ai.mentu.monitor.lease").json().get("observations");
+        JsonNode rows = walk.pull(
+                        new Walk.Reader(w.subscription(), w.token()), "?cursor=1&types=ai.mentu.monitor.lease")
+                .json()
+                .get("observations");
         assertThat(rows).extracting(o -> o.at("/data/payload/action").asText()).containsExactly("claim", "release");
     }
 
@@ -199,18 +241,25 @@ class LeasesIT {
         assertThat(lease(w, "claim", "{\"subject\":\"job-1\"}").status()).isEqualTo(201);
         assertThat(lease(w, "claim", "{\"subject\":\"job-2\"}").status()).isEqualTo(201);
 
-        await("the snapshot lists both leases").atMost(Duration.ofSeconds(60))
-                .untilAsserted(() -> assertThat(leasesOf(m)).extracting(l -> l.get("subject").asText())
+        await("the snapshot lists both leases")
+                .atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> assertThat(leasesOf(m))
+                        .extracting(l -> l.get("subject").asText())
                         .containsExactly("job-1", "job-2"));
         JsonNode held = leasesOf(m).get(0);
         assertThat(held.get("holder").asText()).isEqualTo("sub:" + w.subscription());
         assertThat(held.get("monitor").asText()).isEqualTo(m.id());
         assertThat(held.toString()).doesNotContain(w.token()).doesNotContain(m.ownerToken());
 
-        assertThat(lease(w, "complete", "{\"subject\":\"job-1\",\"outcome\":\"done\"}").status()).isEqualTo(200);
+        assertThat(lease(w, "complete", "{\"subject\":\"job-1\",\"outcome\":\"done\"}")
+                        .status())
+                .isEqualTo(200);
 
-        await("the completed lease leaves the snapshot").atMost(Duration.ofSeconds(60))
-                .untilAsserted(() -> assertThat(leasesOf(m)).extracting(l -> l.get("subject").asText()).containsExactly("job-2"));
+        await("the completed lease leaves the snapshot")
+                .atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> assertThat(leasesOf(m))
+                        .extracting(l -> l.get("subject").asText())
+                        .containsExactly("job-2"));
     }
 
     private List<JsonNode> leasesOf(Walk.Monitor m) {

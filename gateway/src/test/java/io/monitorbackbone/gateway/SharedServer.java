@@ -9,8 +9,7 @@ final class SharedServer {
     static final String ADMIN_TOKEN = "admin-" + Long.toHexString(System.nanoTime());
     private static ServerProcess server;
 
-    private SharedServer() {
-    }
+    private SharedServer() {}
 
     static synchronized Http http() {
         if (server == null) {

@@ -1,30 +1,28 @@
 package io.monitorbackbone.gateway;
 
-import io.monitorbackbone.binding.Topics;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.testsupport.Http;
+import io.monitorbackbone.testsupport.ServerProcess;
 import io.monitorbackbone.testsupport.TestKafka;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import io.monitorbackbone.testsupport.ServerProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * {@code /state} is the projector's fold ({@code mp.state}) rendered at read time: exact after a scripted sequence longer
@@ -42,11 +40,15 @@ class StateIT {
     /** The newest fold of the monitor in {@code mp.state}, read straight from the topic. */
     private static Aggregate projected(String monitorId) {
         Map<String, Object> c = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer())) {
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                TestKafka.bootstrapServers(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false);
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(Topics.STATE).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
@@ -67,44 +69,72 @@ class StateIT {
         Walk.Monitor m = walk.createMonitor(SharedServer.uniqueId("state"));
         for (int i = 0; i < 12; i++) {
             String actor = i % 2 == 0 ? "probe:a" : "probe:b";
-            publish(m, "{\"type\":\"com.example.ci.run\",\"subject\":\"s" + (i % 3) + "\",\"actor\":\"" + actor
-                    + "\",\"tier\":\"measured\",\"origin\":\"probe\",\"data\":{\"status\":\"ok\"}}", 201);
+            publish(
+                    m,
+                    "{\"type\":\"com.example.ci.run\",\"subject\":\"s" + (i % 3) + "\",\"actor\":\"" + actor
+                            + "\",\"tier\":\"measured\",\"origin\":\"probe\",\"data\":{\"status\":\"ok\"}}",
+                    201);
         }
-        publish(m, "{\"type\":\"com.example.ci.run.contradiction\",\"subject\":\"s1\",\"actor\":\"probe:a\",\"data\":{}}", 201);
-        publish(m, "{\"type\":\"com.example.ci.run.contradiction\",\"subject\":\"s2\",\"actor\":\"probe:a\",\"data\":{}}", 201);
-        publish(m, "{\"type\":\"com.example.ci.run.contradiction_resolved\",\"subject\":\"s1\",\"actor\":\"probe:b\",\"data\":{}}", 201);
+        publish(
+                m,
+                "{\"type\":\"com.example.ci.run.contradiction\",\"subject\":\"s1\",\"actor\":\"probe:a\",\"data\":{}}",
+                201);
+        publish(
+                m,
+                "{\"type\":\"com.example.ci.run.contradiction\",\"subject\":\"s2\",\"actor\":\"probe:a\",\"data\":{}}",
+                201);
+        publish(
+                m,
+                "{\"type\":\"com.example.ci.run.contradiction_resolved\",\"subject\":\"s1\",\"actor\":\"probe:b\",\"data\":{}}",
+                201);
         publish(m, "{\"type\":\"com.example.ci.run\",\"tier\":\"gospel\",\"data\":{}}", 400);
         Walk.Reader reader = walk.subscribe(m, "agent:state-reader");
         JsonNode pulled = walk.pull(reader, "?limit=5").json();
         walk.ack(reader, pulled.get("next").asLong());
-        long head = http.get("/mp/v0/monitors/" + m.id(), null).json().get("head").asLong();
+        long head =
+                http.get("/mp/v0/monitors/" + m.id(), null).json().get("head").asLong();
 
         // seq 1 is the monitor's creation row; 12 observations, 3 contradiction rows, 1 rejected row, 1 subscribed row.
         assertThat(head).isEqualTo(18);
-        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
-                assertThat(projected(m.id()).lastSeq()).as("the projector folded the whole log").isEqualTo(head));
+        await().atMost(Duration.ofSeconds(20))
+                .untilAsserted(() -> assertThat(projected(m.id()).lastSeq())
+                        .as("the projector folded the whole log")
+                        .isEqualTo(head));
         JsonNode state = walk.state(m).json();
 
         assertThat(state.get("as_of_seq").asLong()).isEqualTo(head);
         assertThat(state.get("head").asLong()).isEqualTo(head);
-        assertThat(state.get("counters")).isEqualTo(Json.read(("{\"observations\":18,\"delivered\":5,\"acted\":0,"
-                + "\"subscriptions_active\":1,\"rejected\":1,\"undecodable\":0}").getBytes()));
-        assertThat(state.get("last")).isEqualTo(Json.read(("{\"seq\":18,\"time\":" + state.at("/last/time")
-                + ",\"type\":\"ai.mentu.monitor.subscribed\"}").getBytes()));
-        assertThat(state.get("contradictions_open").asLong()).as("s1 resolved, s2 open").isEqualTo(1);
+        assertThat(state.get("counters"))
+                .isEqualTo(Json.read(("{\"observations\":18,\"delivered\":5,\"acted\":0,"
+                                + "\"subscriptions_active\":1,\"rejected\":1,\"undecodable\":0}")
+                        .getBytes()));
+        assertThat(state.get("last"))
+                .isEqualTo(Json.read(("{\"seq\":18,\"time\":" + state.at("/last/time")
+                                + ",\"type\":\"ai.mentu.monitor.subscribed\"}")
+                        .getBytes()));
+        assertThat(state.get("contradictions_open").asLong())
+                .as("s1 resolved, s2 open")
+                .isEqualTo(1);
         assertThat(state.get("live")).isEqualTo(Json.read("{\"value\":true,\"reason\":null}".getBytes()));
-        assertThat(state.get("computed_from")).isEqualTo(Json.read(("{\"seq_from\":1,\"seq_to\":" + head + "}").getBytes()));
-        assertThat(state.at("/confidence/gaps")).extracting(JsonNode::asText)
+        assertThat(state.get("computed_from"))
+                .isEqualTo(Json.read(("{\"seq_from\":1,\"seq_to\":" + head + "}").getBytes()));
+        assertThat(state.at("/confidence/gaps"))
+                .extracting(JsonNode::asText)
                 .containsExactly("independence_unknown", "unattested_origin");
-        assertThat(state.at("/confidence/value").isNull()).as("independence is missing").isTrue();
-        assertThat(state.at("/confidence/inputs/missing")).extracting(JsonNode::asText).contains("independence");
+        assertThat(state.at("/confidence/value").isNull())
+                .as("independence is missing")
+                .isTrue();
+        assertThat(state.at("/confidence/inputs/missing"))
+                .extracting(JsonNode::asText)
+                .contains("independence");
         assertThat(state.at("/ages/since_last_pull_s").isNumber()).isTrue();
 
         // The served counters are the table's, rendered: nothing was folded from the whole log in the gateway.
         Aggregate table = projected(m.id());
         assertThat(state.at("/counters/observations").asLong()).isEqualTo(table.observations());
         assertThat(state.get("contradictions_open").asLong()).isEqualTo(table.contradictionsOpen());
-        assertThat(state.at("/confidence/inputs/values")).isEqualTo(stripped(state).at("/confidence/inputs/values"));
+        assertThat(state.at("/confidence/inputs/values"))
+                .isEqualTo(stripped(state).at("/confidence/inputs/values"));
     }
 
     @Test
@@ -113,15 +143,20 @@ class StateIT {
         for (int i = 1; i <= 20; i++) {
             long seq = walk.publish(m, "s-" + i);
             JsonNode state = walk.state(m).json();
-            assertThat(state.get("as_of_seq").asLong()).as("state after the publish of seq %d", seq).isEqualTo(seq);
+            assertThat(state.get("as_of_seq").asLong())
+                    .as("state after the publish of seq %d", seq)
+                    .isEqualTo(seq);
             assertThat(state.at("/counters/observations").asLong()).isEqualTo(seq);
         }
     }
 
     @Test
     void withNoProjectorAndNoTailTheStateIsStillExactFromTheLog(@TempDir Path data) {
-        try (ServerProcess alone = ServerProcess.builder().env("MP_DATA", data.toString())
-                .env("MP_HOST_PROJECTOR", "false").env("MP_TAIL_CACHE_ENTRIES", "0").start()) {
+        try (ServerProcess alone = ServerProcess.builder()
+                .env("MP_DATA", data.toString())
+                .env("MP_ROLES", "gateway,leases")
+                .env("MP_TAIL_CACHE_ENTRIES", "0")
+                .start()) {
             Walk own = new Walk(new Http(alone.baseUri()));
             Walk.Monitor m = own.createMonitor("unprojected");
             for (int i = 0; i < 30; i++) {
@@ -130,7 +165,9 @@ class StateIT {
 
             JsonNode state = own.state(m).json();
 
-            assertThat(state.get("as_of_seq").asLong()).as("read from the log, since nothing folds it").isEqualTo(31);
+            assertThat(state.get("as_of_seq").asLong())
+                    .as("read from the log, since nothing folds it")
+                    .isEqualTo(31);
             assertThat(state.at("/counters/observations").asLong()).isEqualTo(31);
             assertThat(state.at("/last/seq").asLong()).isEqualTo(31);
         }

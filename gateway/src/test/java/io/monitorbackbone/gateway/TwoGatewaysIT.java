@@ -1,59 +1,76 @@
 package io.monitorbackbone.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.testsupport.Http;
 import io.monitorbackbone.testsupport.ServerProcess;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
-/** Two servers on one broker: the second started with KAFKA_BOOTSTRAP_SERVERS pointing at the first's embedded broker. */
+/**
+ * Two servers on one broker: the second started with KAFKA_BOOTSTRAP_SERVERS pointing at the first's embedded broker,
+ * and its user as MP_KAFKA_* (what {@code mp kafka-config} prints).
+ */
 class TwoGatewaysIT {
 
     @Test
     void twoServersShareOneBrokerAndServeTheSameMonitors(@TempDir Path data) throws Exception {
-        try (ServerProcess first = ServerProcess.builder().env("MP_DATA", data.toString()).start();
-             ServerProcess second = ServerProcess.builder()
-                     .env("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + first.kafkaPort()).start()) {
+        try (ServerProcess first =
+                        ServerProcess.builder().env("MP_DATA", data.toString()).start();
+                ServerProcess second =
+                        ServerProcess.builder().env(first.sharedBrokerEnv()).start()) {
             Walk a = new Walk(new Http(first.baseUri()));
             Walk b = new Walk(new Http(second.baseUri()));
 
             Walk.Monitor m = a.createMonitor("shared-log");
-            await("the second server sees the monitor").atMost(Duration.ofSeconds(10))
+            await("the second server sees the monitor")
+                    .atMost(Duration.ofSeconds(10))
                     .until(() -> b.http.get("/mp/v0/monitors/shared-log", null).status() == 200);
             long seq = b.publish(m, "via-second");
             Walk.Reader reader = a.subscribe(m, "agent:both");
-            await("the second server sees the subscription").atMost(Duration.ofSeconds(10))
-                    .until(() -> b.http.get("/mp/v0/subscriptions/" + reader.subscription() + "/pull", reader.token()).status() == 200);
+            await("the second server sees the subscription")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> b.http.get("/mp/v0/subscriptions/" + reader.subscription() + "/pull", reader.token())
+                                    .status()
+                            == 200);
 
             JsonNode viaSecond = b.pull(reader, "").json();
             b.ack(reader, 4);
-            await("the first server sees the ack").atMost(Duration.ofSeconds(10))
+            await("the first server sees the ack")
+                    .atMost(Duration.ofSeconds(10))
                     .until(() -> a.pull(reader, "").json().get("cursor").asLong() == 4);
 
-            CompletableFuture<JsonNode> parkedOnFirst = CompletableFuture.supplyAsync(() -> a.pull(reader, "?wait=20").json());
-            await("the pull parks").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(30)).until(() -> !parkedOnFirst.isDone());
+            CompletableFuture<JsonNode> parkedOnFirst = CompletableFuture.supplyAsync(
+                    () -> a.pull(reader, "?wait=20").json());
+            await("the pull parks")
+                    .during(Duration.ofMillis(500))
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> !parkedOnFirst.isDone());
             long late = b.publish(m, "late");
             JsonNode woken = parkedOnFirst.get(10, TimeUnit.SECONDS);
 
             assertThat(seq).isEqualTo(2);
-            assertThat(viaSecond.get("observations")).extracting(o -> o.get("id").asText()).containsExactly("1", "2", "3");
-            assertThat(woken.get("observations")).extracting(o -> o.get("id").asText()).containsExactly(String.valueOf(late));
+            assertThat(viaSecond.get("observations"))
+                    .extracting(o -> o.get("id").asText())
+                    .containsExactly("1", "2", "3");
+            assertThat(woken.get("observations"))
+                    .extracting(o -> o.get("id").asText())
+                    .containsExactly(String.valueOf(late));
         }
     }
 
     @Test
     void aReaderAlternatingBetweenGatewaysNeverSkipsAndNeverSeesItsCursorGoBack(@TempDir Path data) {
-        try (ServerProcess first = ServerProcess.builder().env("MP_DATA", data.toString()).start();
-             ServerProcess second = ServerProcess.builder()
-                     .env("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + first.kafkaPort()).start()) {
+        try (ServerProcess first =
+                        ServerProcess.builder().env("MP_DATA", data.toString()).start();
+                ServerProcess second =
+                        ServerProcess.builder().env(first.sharedBrokerEnv()).start()) {
             Walk a = new Walk(new Http(first.baseUri()));
             Walk b = new Walk(new Http(second.baseUri()));
             Walk.Monitor m = a.createMonitor("alternating");
@@ -71,34 +88,52 @@ class TwoGatewaysIT {
                 lastCursor = pulled.get("cursor").asLong();
                 pulled.get("observations").forEach(o -> received.add(o.get("id").asLong()));
                 Walk ackVia = round % 3 == 0 ? a : b;
-                lastCursor = ackVia.ack(reader, pulled.get("next").asLong()).json().get("cursor").asLong();
+                lastCursor = ackVia.ack(reader, pulled.get("next").asLong())
+                        .json()
+                        .get("cursor")
+                        .asLong();
             }
 
             // seq 1 created the monitor, 2..31 are the publishes, 32 is the subscribed row.
-            assertThat(received).as("every observation once, in order, none skipped")
-                    .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 32).boxed().toList());
+            assertThat(received)
+                    .as("every observation once, in order, none skipped")
+                    .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 32)
+                            .boxed()
+                            .toList());
         }
     }
 
     @Test
     void exactlyOneGatewaySweepsAMutedSubscription(@TempDir Path data) {
-        try (ServerProcess first = ServerProcess.builder().env("MP_DATA", data.toString()).start();
-             ServerProcess second = ServerProcess.builder()
-                     .env("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + first.kafkaPort()).start()) {
+        try (ServerProcess first =
+                        ServerProcess.builder().env("MP_DATA", data.toString()).start();
+                ServerProcess second =
+                        ServerProcess.builder().env(first.sharedBrokerEnv()).start()) {
             Walk a = new Walk(new Http(first.baseUri()));
             Walk b = new Walk(new Http(second.baseUri()));
             Walk.Monitor m = a.createMonitor("muted");
             Walk.Reader witness = a.subscribe(m, "agent:witness");
-            Http.Response mute = b.http.post("/mp/v0/subscriptions",
-                    "{\"monitor\":\"muted\",\"subscriber\":\"agent:mute\",\"retire_after_mute_seconds\":1}", null);
+            Http.Response mute = b.http.post(
+                    "/mp/v0/subscriptions",
+                    "{\"monitor\":\"muted\",\"subscriber\":\"agent:mute\",\"retire_after_mute_seconds\":1}",
+                    null);
             assertThat(mute.status()).isEqualTo(201);
 
-            await("the sweep retires the muted subscription").atMost(Duration.ofSeconds(20)).until(() ->
-                    a.pull(witness, "?cursor=1&types=ai.mentu.monitor.subscription_retired").json().get("observations").size() > 0);
+            await("the sweep retires the muted subscription")
+                    .atMost(Duration.ofSeconds(20))
+                    .until(() -> a.pull(witness, "?cursor=1&types=ai.mentu.monitor.subscription_retired")
+                                    .json()
+                                    .get("observations")
+                                    .size()
+                            > 0);
             // Both gateways had the chance to sweep it twice over by now; only one may have.
-            await().pollDelay(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3)).until(() -> true);
+            await().pollDelay(Duration.ofSeconds(2))
+                    .atMost(Duration.ofSeconds(3))
+                    .until(() -> true);
 
-            JsonNode wills = a.pull(witness, "?cursor=1&types=ai.mentu.monitor.subscription_retired").json().get("observations");
+            JsonNode wills = a.pull(witness, "?cursor=1&types=ai.mentu.monitor.subscription_retired")
+                    .json()
+                    .get("observations");
             assertThat(wills).hasSize(1);
             assertThat(wills.get(0).at("/data/payload/reason").asText()).isEqualTo("mute");
         }
@@ -106,35 +141,66 @@ class TwoGatewaysIT {
 
     @Test
     void twoGatewaysClaimingTheSameSubjectAtOnceAlwaysHaveExactlyOneWinner(@TempDir Path data) throws Exception {
-        try (ServerProcess first = ServerProcess.builder().env("MP_DATA", data.toString()).start();
-             ServerProcess second = ServerProcess.builder()
-                     .env("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:" + first.kafkaPort()).start()) {
+        try (ServerProcess first =
+                        ServerProcess.builder().env("MP_DATA", data.toString()).start();
+                ServerProcess second =
+                        ServerProcess.builder().env(first.sharedBrokerEnv()).start()) {
             Http a = new Http(first.baseUri());
             Http b = new Http(second.baseUri());
-            Http.Response created = a.post("/mp/v0/monitors", "{\"id\":\"work\",\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}", null);
+            Http.Response created = a.post(
+                    "/mp/v0/monitors",
+                    "{\"id\":\"work\",\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}",
+                    null);
             String owner = created.json().get("owner_token").asText();
             int rounds = 100;
             for (int i = 0; i < rounds; i++) {
-                assertThat(a.post("/mp/v0/monitors/work/observations", "{\"type\":\"demo.job\",\"subject\":\"job-" + i + "\"}", owner).status()).isEqualTo(201);
+                assertThat(a.post(
+                                        "/mp/v0/monitors/work/observations",
+                                        "{\"type\":\"demo.job\",\"subject\":\"job-" + i + "\"}",
+                                        owner)
+                                .status())
+                        .isEqualTo(201);
             }
-            JsonNode one = a.post("/mp/v0/subscriptions", "{\"monitor\":\"work\",\"subscriber\":\"agent:one\",\"capabilities\":[\"observe\",\"act\"]}", owner).json();
-            JsonNode two = a.post("/mp/v0/subscriptions", "{\"monitor\":\"work\",\"subscriber\":\"agent:two\",\"capabilities\":[\"observe\",\"act\"]}", owner).json();
-            await("the second gateway sees both subscriptions").atMost(Duration.ofSeconds(10)).until(() ->
-                    b.get("/mp/v0/subscriptions/" + two.at("/subscription/id").asText() + "/pull?limit=1", two.get("token").asText()).status() == 200);
+            JsonNode one = a.post(
+                            "/mp/v0/subscriptions",
+                            "{\"monitor\":\"work\",\"subscriber\":\"agent:one\",\"capabilities\":[\"observe\",\"act\"]}",
+                            owner)
+                    .json();
+            JsonNode two = a.post(
+                            "/mp/v0/subscriptions",
+                            "{\"monitor\":\"work\",\"subscriber\":\"agent:two\",\"capabilities\":[\"observe\",\"act\"]}",
+                            owner)
+                    .json();
+            await("the second gateway sees both subscriptions")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> b.get(
+                                            "/mp/v0/subscriptions/"
+                                                    + two.at("/subscription/id").asText() + "/pull?limit=1",
+                                            two.get("token").asText())
+                                    .status()
+                            == 200);
 
             for (int i = 0; i < rounds; i++) {
                 String body = "{\"subject\":\"job-" + i + "\"}";
                 java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
                 CompletableFuture<Http.Response> viaA = CompletableFuture.supplyAsync(() -> {
                     startTogether(go);
-                    return a.post("/mp/v0/subscriptions/" + one.at("/subscription/id").asText() + "/leases/claim", body, one.get("token").asText());
+                    return a.post(
+                            "/mp/v0/subscriptions/" + one.at("/subscription/id").asText() + "/leases/claim",
+                            body,
+                            one.get("token").asText());
                 });
                 CompletableFuture<Http.Response> viaB = CompletableFuture.supplyAsync(() -> {
                     startTogether(go);
-                    return b.post("/mp/v0/subscriptions/" + two.at("/subscription/id").asText() + "/leases/claim", body, two.get("token").asText());
+                    return b.post(
+                            "/mp/v0/subscriptions/" + two.at("/subscription/id").asText() + "/leases/claim",
+                            body,
+                            two.get("token").asText());
                 });
                 go.countDown();
-                java.util.List<Integer> statuses = java.util.List.of(viaA.get(30, TimeUnit.SECONDS).status(), viaB.get(30, TimeUnit.SECONDS).status());
+                java.util.List<Integer> statuses = java.util.List.of(
+                        viaA.get(30, TimeUnit.SECONDS).status(),
+                        viaB.get(30, TimeUnit.SECONDS).status());
                 assertThat(statuses).as("round %d", i).containsExactlyInAnyOrder(201, 409);
             }
         }

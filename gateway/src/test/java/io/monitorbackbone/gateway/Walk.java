@@ -1,9 +1,9 @@
 package io.monitorbackbone.gateway;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.monitorbackbone.testsupport.Http;
 import io.monitorbackbone.testsupport.Schemas;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The protocol's basic moves as a test client makes them, each answer checked against its status and schema. */
 final class Walk {
@@ -13,11 +13,9 @@ final class Walk {
         this.http = http;
     }
 
-    record Monitor(String id, String ownerToken) {
-    }
+    record Monitor(String id, String ownerToken) {}
 
-    record Reader(String subscription, String token) {
-    }
+    record Reader(String subscription, String token) {}
 
     /** A monitor with a fresh id and the given definition fields (a JSON object without {@code id}). */
     Monitor monitorWith(String definition) {
@@ -34,8 +32,10 @@ final class Walk {
     }
 
     Monitor createMonitor(String id) {
-        Http.Response r = http.post("/mp/v0/monitors",
-                "{\"id\":\"" + id + "\",\"name\":\"CI\",\"horizon\":\"minute\",\"capabilities\":[\"observe\"],\"visibility\":\"public\",\"types\":[\"com.example.ci.run\"]}",
+        Http.Response r = http.post(
+                "/mp/v0/monitors",
+                "{\"id\":\"" + id
+                        + "\",\"name\":\"CI\",\"horizon\":\"minute\",\"capabilities\":[\"observe\"],\"visibility\":\"public\",\"types\":[\"com.example.ci.run\"]}",
                 null);
         assertThat(r.status()).as(r.body()).isEqualTo(201);
         Schemas.assertValid("monitor", r.json().get("monitor"));
@@ -43,8 +43,10 @@ final class Walk {
     }
 
     long publish(Monitor m, String subject) {
-        Http.Response r = http.post("/mp/v0/monitors/" + m.id() + "/observations",
-                "{\"type\":\"com.example.ci.run\",\"subject\":\"" + subject + "\",\"actor\":\"probe:ci\",\"tier\":\"measured\",\"origin\":\"probe\",\"data\":{\"status\":\"failed\"}}",
+        Http.Response r = http.post(
+                "/mp/v0/monitors/" + m.id() + "/observations",
+                "{\"type\":\"com.example.ci.run\",\"subject\":\"" + subject
+                        + "\",\"actor\":\"probe:ci\",\"tier\":\"measured\",\"origin\":\"probe\",\"data\":{\"status\":\"failed\"}}",
                 m.ownerToken());
         assertThat(r.status()).as(r.body()).isEqualTo(201);
         Schemas.assertValid("observation", r.json().get("observation"));
@@ -52,11 +54,14 @@ final class Walk {
     }
 
     Reader subscribe(Monitor m, String subscriber) {
-        Http.Response r = http.post("/mp/v0/subscriptions",
-                "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"" + subscriber + "\",\"capabilities\":[\"observe\"]}", null);
+        Http.Response r = http.post(
+                "/mp/v0/subscriptions",
+                "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"" + subscriber + "\",\"capabilities\":[\"observe\"]}",
+                null);
         assertThat(r.status()).as(r.body()).isEqualTo(201);
         Schemas.assertValid("subscription", r.json().get("subscription"));
-        return new Reader(r.json().at("/subscription/id").asText(), r.json().get("token").asText());
+        return new Reader(
+                r.json().at("/subscription/id").asText(), r.json().get("token").asText());
     }
 
     Http.Response pull(Reader reader, String query) {
@@ -67,7 +72,10 @@ final class Walk {
     }
 
     Http.Response ack(Reader reader, long cursor) {
-        Http.Response r = http.post("/mp/v0/subscriptions/" + reader.subscription() + "/ack", "{\"cursor\": " + cursor + "}", reader.token());
+        Http.Response r = http.post(
+                "/mp/v0/subscriptions/" + reader.subscription() + "/ack",
+                "{\"cursor\": " + cursor + "}",
+                reader.token());
         assertThat(r.status()).as(r.body()).isEqualTo(200);
         return r;
     }

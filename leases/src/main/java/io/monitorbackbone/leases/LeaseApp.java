@@ -3,13 +3,6 @@ package io.monitorbackbone.leases;
 import io.monitorbackbone.binding.KafkaClients;
 import io.monitorbackbone.binding.TopicLayout;
 import io.monitorbackbone.binding.Topics;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.StreamsConfig;
-import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -21,13 +14,21 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs {@link LeaseTopology} against a Kafka cluster: {@code java -cp ... io.monitorbackbone.leases.LeaseApp}, or
  * {@link #create(Settings)} from a process that hosts the leases role beside others.
  */
 public final class LeaseApp {
-    private static final System.Logger LOGGER = System.getLogger(LeaseApp.class.getName());
+    private static final Logger LOGGER = LoggerFactory.getLogger(LeaseApp.class);
     public static final String APPLICATION_ID = "mp-leases";
 
     /**
@@ -39,13 +40,29 @@ public final class LeaseApp {
      * @param commitIntervalMs how often a transaction commits; a reply is visible only then, so this bounds the added
      *                   latency of every lease request
      */
-    public record Settings(KafkaClients clients, Path stateDir, String instanceId, int partitions,
-                           short replicationFactor, long commitIntervalMs) {
+    public record Settings(
+            KafkaClients clients,
+            Path stateDir,
+            String instanceId,
+            int partitions,
+            short replicationFactor,
+            long commitIntervalMs) {
 
         /** Settings with nothing passed through to the clients. */
-        public Settings(String bootstrapServers, Path stateDir, String instanceId, int partitions,
-                        short replicationFactor, long commitIntervalMs) {
-            this(KafkaClients.of(bootstrapServers), stateDir, instanceId, partitions, replicationFactor, commitIntervalMs);
+        public Settings(
+                String bootstrapServers,
+                Path stateDir,
+                String instanceId,
+                int partitions,
+                short replicationFactor,
+                long commitIntervalMs) {
+            this(
+                    KafkaClients.of(bootstrapServers),
+                    stateDir,
+                    instanceId,
+                    partitions,
+                    replicationFactor,
+                    commitIntervalMs);
         }
 
         public String bootstrapServers() {
@@ -61,20 +78,23 @@ public final class LeaseApp {
             Path stateDir;
             try {
                 stateDir = data == null || data.isBlank()
-                        ? Files.createTempDirectory("mp-leases") : Path.of(data, "leases");
+                        ? Files.createTempDirectory("mp-leases")
+                        : Path.of(data, "leases");
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
             String instance = env.get("MP_LEASES_INSTANCE_ID");
-            return new Settings(KafkaClients.of(bootstrap, env), stateDir, instance == null || instance.isBlank() ? null : instance,
+            return new Settings(
+                    KafkaClients.of(bootstrap, env),
+                    stateDir,
+                    instance == null || instance.isBlank() ? null : instance,
                     Integer.parseInt(env.getOrDefault("MP_LEASE_PARTITIONS", "3")),
                     Short.parseShort(env.getOrDefault("MP_REPLICATION_FACTOR", "1")),
                     Long.parseLong(env.getOrDefault("MP_LEASES_COMMIT_INTERVAL_MS", "100")));
         }
     }
 
-    private LeaseApp() {
-    }
+    private LeaseApp() {}
 
     public static void main(String[] args) throws InterruptedException {
         KafkaStreams streams = create(Settings.fromEnvironment(System.getenv()));
@@ -96,7 +116,7 @@ public final class LeaseApp {
     /** Creates the topics if missing and returns the app, not yet started; the caller starts and closes it. */
     public static KafkaStreams create(Settings settings) {
         int partitions = ensureTopics(settings);
-        LOGGER.log(System.Logger.Level.INFO, "leases: partitions={0} stateDir={1}", partitions, settings.stateDir());
+        LOGGER.info("leases: partitions={} stateDir={}", partitions, settings.stateDir());
         return new KafkaStreams(
                 LeaseTopology.build(LeaseTopology.Topics.DEFAULT.withPartitions(partitions), LeaseSerdes.json()),
                 config(settings));
@@ -134,7 +154,9 @@ public final class LeaseApp {
         try (Admin admin = Admin.create(settings.clients().properties("mp-leases-admin", Map.of()))) {
             TopicLayout.createMissing(admin, layout.leaseTopics(), Duration.ofSeconds(60));
             TopicDescription commands = admin.describeTopics(List.of(Topics.LEASE_COMMANDS))
-                    .allTopicNames().get().get(Topics.LEASE_COMMANDS);
+                    .allTopicNames()
+                    .get()
+                    .get(Topics.LEASE_COMMANDS);
             return commands.partitions().size();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -9,6 +9,11 @@ import io.monitorbackbone.protocol.lease.LeaseDecision;
 import io.monitorbackbone.protocol.lease.LeaseReply;
 import io.monitorbackbone.protocol.lease.LeaseState;
 import io.monitorbackbone.protocol.lease.Leases;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -17,12 +22,8 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
-
-import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The single writer for the keys of one task: every request and every expiry for a (monitor, subject) is decided
@@ -30,7 +31,7 @@ import java.util.Objects;
  * {@code mp.leases} entry commit together or not at all.
  */
 final class LeaseProcessor implements Processor<String, LeaseInput, String, LeaseOutput> {
-    private static final System.Logger LOGGER = System.getLogger(LeaseProcessor.class.getName());
+    private static final Logger LOGGER = LoggerFactory.getLogger(LeaseProcessor.class);
     static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
 
     private final String obsPrefix;
@@ -68,8 +69,8 @@ final class LeaseProcessor implements Processor<String, LeaseInput, String, Leas
         if (split < 0) {
             return;
         }
-        LeaseState next = Leases.markPublished(current, key.substring(0, split), key.substring(split + 1),
-                horizon.isEmpty() ? null : horizon);
+        LeaseState next = Leases.markPublished(
+                current, key.substring(0, split), key.substring(split + 1), horizon.isEmpty() ? null : horizon);
         if (next != current) {
             leases.put(key, next);
         }
@@ -78,10 +79,13 @@ final class LeaseProcessor implements Processor<String, LeaseInput, String, Leas
     private void decide(String key, LeaseState current, LeaseCommand command, Instant now) {
         if (!key.equals(command.key())) {
             // Decided here it would bypass the task that owns its real key: two writers for one lease.
-            LOGGER.log(System.Logger.Level.WARNING, "lease command on the wrong key: key={0} monitor={1} subject={2}",
-                    key.replace(LeaseCommand.KEY_SEPARATOR, '/'), command.monitor(), command.subject());
-            ProtocolException refusal = ProtocolException.of(ErrorCode.INVALID,
-                    "lease command keyed by something other than its monitor and subject");
+            LOGGER.warn(
+                    "lease command on the wrong key: key={} monitor={} subject={}",
+                    key.replace(LeaseCommand.KEY_SEPARATOR, '/'),
+                    command.monitor(),
+                    command.subject());
+            ProtocolException refusal = ProtocolException.of(
+                    ErrorCode.INVALID, "lease command keyed by something other than its monitor and subject");
             forwardReply(command.requestId(), new LeaseReply(refusal.status(), refusal.toJson(), null), now);
             return;
         }
@@ -121,10 +125,13 @@ final class LeaseProcessor implements Processor<String, LeaseInput, String, Leas
         }
         for (LeaseDecision.Row row : decision.rows()) {
             String monitor = decision.state().monitor();
-            ProducerRecord<String, byte[]> encoded = ObservationCodec.encode(obsPrefix + monitor, monitor,
-                    row.eventId(), row.draft());
-            context.forward(new Record<String, LeaseOutput>(encoded.key(), new LeaseOutput.Observation(encoded.value()),
-                    now.toEpochMilli(), encoded.headers()));
+            ProducerRecord<String, byte[]> encoded =
+                    ObservationCodec.encode(obsPrefix + monitor, monitor, row.eventId(), row.draft());
+            context.forward(new Record<String, LeaseOutput>(
+                    encoded.key(),
+                    new LeaseOutput.Observation(encoded.value()),
+                    now.toEpochMilli(),
+                    encoded.headers()));
         }
     }
 

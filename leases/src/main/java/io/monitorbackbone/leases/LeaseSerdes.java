@@ -6,14 +6,13 @@ import io.monitorbackbone.protocol.lease.Lease;
 import io.monitorbackbone.protocol.lease.LeaseCommand;
 import io.monitorbackbone.protocol.lease.LeaseReply;
 import io.monitorbackbone.protocol.lease.LeaseState;
+import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 
-import java.util.function.Function;
-
 /** The value formats of the leases topics and stores; keys are UTF-8 strings throughout. */
-public record LeaseSerdes(Serde<LeaseCommand> commands, Serde<LeaseState> states, Serde<LeaseReply> replies,
-                          Serde<Lease> leases) {
+public record LeaseSerdes(
+        Serde<LeaseCommand> commands, Serde<LeaseState> states, Serde<LeaseReply> replies, Serde<Lease> leases) {
 
     public static LeaseSerdes json() {
         return new LeaseSerdes(

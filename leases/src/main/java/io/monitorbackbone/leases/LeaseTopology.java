@@ -13,7 +13,6 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.processor.TopicNameExtractor;
 import org.apache.kafka.streams.state.Stores;
 
-
 /**
  * The leases service as a function of its topics and formats.
  *
@@ -41,7 +40,8 @@ public final class LeaseTopology {
     public static final String LEASE_STORE = "lease-table";
     public static final String DEADLINE_STORE = "lease-deadlines";
     /** @param partitions the command topic's partition count, which the subject marks' topic shares */
-    public record Topics(String commands, String replies, String leases, String subjects, String obsPrefix, int partitions) {
+    public record Topics(
+            String commands, String replies, String leases, String subjects, String obsPrefix, int partitions) {
         public static final Topics DEFAULT = new Topics(COMMANDS, REPLIES, LEASES, SUBJECTS, OBS_PREFIX, 1);
 
         public Topics withPartitions(int n) {
@@ -53,43 +53,60 @@ public final class LeaseTopology {
         }
     }
 
-    private LeaseTopology() {
-    }
+    private LeaseTopology() {}
 
     public static Topology build(Topics topics, LeaseSerdes serdes) {
         StreamsBuilder builder = new StreamsBuilder();
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(LEASE_STORE),
-                Serdes.String(), serdes.states()));
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(DEADLINE_STORE),
-                Serdes.String(), Serdes.String()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(LEASE_STORE), Serdes.String(), serdes.states()));
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(DEADLINE_STORE), Serdes.String(), Serdes.String()));
 
-        KStream<String, LeaseInput> commands = builder
-                .stream(topics.commands(), Consumed.with(Serdes.String(), serdes.commands()).withName("commands"))
+        KStream<String, LeaseInput> commands = builder.stream(
+                        topics.commands(),
+                        Consumed.with(Serdes.String(), serdes.commands()).withName("commands"))
                 .filter((key, command) -> key != null && command != null, Named.as("commands-present"))
                 .mapValues(LeaseInput.Command::new, Named.as("as-command"));
 
         // Same key, same partition count, same partitioner as the commands: marks and commands meet in one task.
-        KStream<String, LeaseInput> published = builder
-                .stream(topics.subjects(), Consumed.with(Serdes.String(), Serdes.String()).withName("published-subjects"))
+        KStream<String, LeaseInput> published = builder.stream(
+                        topics.subjects(),
+                        Consumed.with(Serdes.String(), Serdes.String()).withName("published-subjects"))
                 .filter((key, horizon) -> key != null, Named.as("marks-present"))
-                .mapValues(horizon -> (LeaseInput) new LeaseInput.Published(horizon == null ? "" : horizon), Named.as("as-published"));
+                .mapValues(
+                        horizon -> (LeaseInput) new LeaseInput.Published(horizon == null ? "" : horizon),
+                        Named.as("as-published"));
 
-        KStream<String, LeaseOutput> outputs = commands
-                .merge(published, Named.as("inputs"))
+        KStream<String, LeaseOutput> outputs = commands.merge(published, Named.as("inputs"))
                 .process(() -> new LeaseProcessor(topics.obsPrefix()), Named.as("decide"), LEASE_STORE, DEADLINE_STORE);
 
         outputs.split(Named.as("to-"))
-                .branch((key, out) -> out instanceof LeaseOutput.Reply, Branched.withConsumer(replies -> replies
-                        .mapValues(out -> ((LeaseOutput.Reply) out).reply(), Named.as("reply"))
-                        .to(topics.replies(), Produced.with(Serdes.String(), serdes.replies()).withName("replies")),
-                        "replies"))
-                .branch((key, out) -> out instanceof LeaseOutput.LeaseChange, Branched.withConsumer(changes -> changes
-                        .mapValues(out -> ((LeaseOutput.LeaseChange) out).lease(), Named.as("lease"))
-                        .to(topics.leases(), Produced.with(Serdes.String(), serdes.leases()).withName("leases")),
-                        "leases"))
-                .defaultBranch(Branched.withConsumer(rows -> rows
-                        .mapValues(out -> ((LeaseOutput.Observation) out).data(), Named.as("row"))
-                        .to(monitorLog(topics), Produced.with(Serdes.String(), Serdes.ByteArray()).withName("monitor-log")),
+                .branch(
+                        (key, out) -> out instanceof LeaseOutput.Reply,
+                        Branched.withConsumer(
+                                replies -> replies.mapValues(
+                                                out -> ((LeaseOutput.Reply) out).reply(), Named.as("reply"))
+                                        .to(
+                                                topics.replies(),
+                                                Produced.with(Serdes.String(), serdes.replies())
+                                                        .withName("replies")),
+                                "replies"))
+                .branch(
+                        (key, out) -> out instanceof LeaseOutput.LeaseChange,
+                        Branched.withConsumer(
+                                changes -> changes.mapValues(
+                                                out -> ((LeaseOutput.LeaseChange) out).lease(), Named.as("lease"))
+                                        .to(
+                                                topics.leases(),
+                                                Produced.with(Serdes.String(), serdes.leases())
+                                                        .withName("leases")),
+                                "leases"))
+                .defaultBranch(Branched.withConsumer(
+                        rows -> rows.mapValues(out -> ((LeaseOutput.Observation) out).data(), Named.as("row"))
+                                .to(
+                                        monitorLog(topics),
+                                        Produced.with(Serdes.String(), Serdes.ByteArray())
+                                                .withName("monitor-log")),
                         "observations"));
         return builder.build();
     }
@@ -101,7 +118,8 @@ public final class LeaseTopology {
 
     private static String monitorOf(Headers headers) {
         org.apache.kafka.common.header.Header h = headers.lastHeader("ce_source");
-        String source = h == null || h.value() == null ? null : new String(h.value(), java.nio.charset.StandardCharsets.UTF_8);
+        String source =
+                h == null || h.value() == null ? null : new String(h.value(), java.nio.charset.StandardCharsets.UTF_8);
         if (source == null || !source.startsWith(ObservationCodec.SOURCE_PREFIX)) {
             throw new IllegalStateException("lease row without a monitor source: " + source);
         }

@@ -1,28 +1,36 @@
 package io.monitorbackbone.leases;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.streams.StreamsConfig;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Properties;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class LeaseAppTest {
 
     @Test
     void theEnvironmentNamesTheClusterTheStateAndTheInstance(@TempDir Path data) {
         LeaseApp.Settings settings = LeaseApp.Settings.fromEnvironment(Map.of(
-                "KAFKA_BOOTSTRAP_SERVERS", "broker:9092", "MP_DATA", data.toString(),
-                "MP_LEASES_INSTANCE_ID", "leases-0", "MP_LEASE_PARTITIONS", "6", "MP_REPLICATION_FACTOR", "3",
-                "MP_LEASES_COMMIT_INTERVAL_MS", "20"));
+                "KAFKA_BOOTSTRAP_SERVERS",
+                "broker:9092",
+                "MP_DATA",
+                data.toString(),
+                "MP_LEASES_INSTANCE_ID",
+                "leases-0",
+                "MP_LEASE_PARTITIONS",
+                "6",
+                "MP_REPLICATION_FACTOR",
+                "3",
+                "MP_LEASES_COMMIT_INTERVAL_MS",
+                "20"));
 
-        assertThat(settings).isEqualTo(new LeaseApp.Settings("broker:9092", data.resolve("leases"), "leases-0", 6,
-                (short) 3, 20));
+        assertThat(settings)
+                .isEqualTo(new LeaseApp.Settings("broker:9092", data.resolve("leases"), "leases-0", 6, (short) 3, 20));
     }
 
     @Test
@@ -48,8 +56,14 @@ class LeaseAppTest {
     @Test
     void everyClientsPropertiesPassThroughToTheStreamsClient(@TempDir Path data) {
         LeaseApp.Settings settings = LeaseApp.Settings.fromEnvironment(Map.of(
-                "KAFKA_BOOTSTRAP_SERVERS", "broker:9092", "MP_DATA", data.toString(),
-                "MP_KAFKA_SECURITY_PROTOCOL", "SSL", "MP_KAFKA_PORT", "9130"));
+                "KAFKA_BOOTSTRAP_SERVERS",
+                "broker:9092",
+                "MP_DATA",
+                data.toString(),
+                "MP_KAFKA_SECURITY_PROTOCOL",
+                "SSL",
+                "MP_KAFKA_PORT",
+                "9130"));
 
         assertThat(LeaseApp.config(settings))
                 .containsEntry("security.protocol", "SSL")

@@ -1,11 +1,11 @@
 package io.monitorbackbone.leases;
 
-import io.monitorbackbone.binding.ObservationCodec;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.kafka.KafkaMessageFactory;
-import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.MonitorDefinitions;
@@ -15,9 +15,15 @@ import io.monitorbackbone.protocol.lease.Lease;
 import io.monitorbackbone.protocol.lease.LeaseCommand;
 import io.monitorbackbone.protocol.lease.LeaseReply;
 import io.monitorbackbone.protocol.lease.LeaseState;
-import org.apache.kafka.clients.producer.ProducerRecord;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
@@ -32,17 +38,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class LeaseTopologyTest {
     private static final Instant T0 = Instant.parse("2026-11-29T18:09:17.598Z");
@@ -77,7 +72,12 @@ class LeaseTopologyTest {
     void aClaimOfAPublishedSubjectIsGrantedAndLoggedInTheMonitorsLog() {
         publish(W1, "build-1");
 
-        LeaseCommand claim = command(W1, A, "claim", "{\"subject\":\"build-1\",\"lease_duration_seconds\":30,\"note\":\"taking it\"}", false);
+        LeaseCommand claim = command(
+                W1,
+                A,
+                "claim",
+                "{\"subject\":\"build-1\",\"lease_duration_seconds\":30,\"note\":\"taking it\"}",
+                false);
         LeaseReply reply = send(claim);
 
         assertThat(reply.status()).isEqualTo(201);
@@ -112,11 +112,13 @@ class LeaseTopologyTest {
     @Test
     void aRepeatedClaimIsIdempotentAndWritesNothing() {
         publish(W1, "build-1");
-        LeaseReply first = send(command(W1, A, "claim", "{\"subject\":\"build-1\",\"lease_duration_seconds\":30}", false));
+        LeaseReply first =
+                send(command(W1, A, "claim", "{\"subject\":\"build-1\",\"lease_duration_seconds\":30}", false));
         drainOutputs(W1);
         driver.advanceWallClockTime(Duration.ofMillis(500));
 
-        LeaseReply again = send(command(W1, A, "claim", "{\"subject\":\"build-1\",\"lease_duration_seconds\":30}", false));
+        LeaseReply again =
+                send(command(W1, A, "claim", "{\"subject\":\"build-1\",\"lease_duration_seconds\":30}", false));
 
         assertThat(again.status()).isEqualTo(200);
         assertThat(again.body().get("idempotent").asBoolean()).isTrue();
@@ -149,7 +151,8 @@ class LeaseTopologyTest {
         drainOutputs(W1);
         driver.advanceWallClockTime(Duration.ofSeconds(20));
 
-        LeaseReply reply = send(command(W1, A, "renew", "{\"subject\":\"build-1\",\"lease_duration_seconds\":60}", true));
+        LeaseReply reply =
+                send(command(W1, A, "renew", "{\"subject\":\"build-1\",\"lease_duration_seconds\":60}", true));
 
         assertThat(reply.status()).isEqualTo(200);
         assertThat(reply.body().get("expires").asText()).isEqualTo("2026-11-29T18:10:37.598Z");
@@ -163,8 +166,12 @@ class LeaseTopologyTest {
         send(command(W1, A, "claim", "{\"subject\":\"build-1\"}", false));
         drainOutputs(W1);
 
-        LeaseCommand complete = command(W1, A, "complete",
-                "{\"subject\":\"build-1\",\"outcome\":\"fixed\",\"evidence\":[{\"source\":\"monitor:w-1\",\"id\":\"203\"}],\"note\":\"ok\"}", true);
+        LeaseCommand complete = command(
+                W1,
+                A,
+                "complete",
+                "{\"subject\":\"build-1\",\"outcome\":\"fixed\",\"evidence\":[{\"source\":\"monitor:w-1\",\"id\":\"203\"}],\"note\":\"ok\"}",
+                true);
         LeaseReply reply = send(complete);
 
         assertThat(reply.status()).isEqualTo(200);
@@ -204,7 +211,8 @@ class LeaseTopologyTest {
         send(command(W1, A, "claim", "{\"subject\":\"build-1\"}", false));
         drainOutputs(W1);
 
-        LeaseReply released = send(command(W1, A, "release", "{\"subject\":\"build-1\",\"reason\":\"not mine\"}", true));
+        LeaseReply released =
+                send(command(W1, A, "release", "{\"subject\":\"build-1\",\"reason\":\"not mine\"}", true));
         LeaseReply claimed = send(command(W1, B, "claim", "{\"subject\":\"build-1\"}", true));
 
         assertThat(released.status()).isEqualTo(200);
@@ -222,7 +230,8 @@ class LeaseTopologyTest {
         LeaseReply last = null;
         for (int attempt = 1; attempt <= 5; attempt++) {
             send(command(W1, A, "claim", "{\"subject\":\"build-2\"}", false));
-            last = send(command(W1, A, "reject", "{\"subject\":\"build-2\",\"reason\":\"flaky " + attempt + "\"}", true));
+            last = send(
+                    command(W1, A, "reject", "{\"subject\":\"build-2\",\"reason\":\"flaky " + attempt + "\"}", true));
         }
         drainOutputs(W1);
 
@@ -275,14 +284,17 @@ class LeaseTopologyTest {
         drainOutputs(W1);
 
         driver.advanceWallClockTime(Duration.ofSeconds(30));
-        assertThat(log(W1).isEmpty()).as("the deadline itself is still inside the lease").isTrue();
+        assertThat(log(W1).isEmpty())
+                .as("the deadline itself is still inside the lease")
+                .isTrue();
         driver.advanceWallClockTime(Duration.ofSeconds(1));
 
         CloudEvent row = singleRow(W1);
         assertThat(row.getExtension("actor")).isEqualTo("system:sweep");
         assertThat(row.getExtension("origin")).isEqualTo("system");
-        assertThat(payload(row)).isEqualTo(Json.read(
-                "{\"action\":\"expired\",\"subject\":\"build-1\",\"holder\":\"sub:sub-a\"}".getBytes(StandardCharsets.UTF_8)));
+        assertThat(payload(row))
+                .isEqualTo(Json.read("{\"action\":\"expired\",\"subject\":\"build-1\",\"holder\":\"sub:sub-a\"}"
+                        .getBytes(StandardCharsets.UTF_8)));
         assertThat(leases.readValue().holder()).isNull();
         LeaseReply takeover = send(command(W1, B, "claim", "{\"subject\":\"build-1\"}", true));
         assertThat(takeover.status()).isEqualTo(201);
@@ -329,7 +341,8 @@ class LeaseTopologyTest {
 
         assertThat(onW1.status()).isEqualTo(201);
         assertThat(onW2.status()).isEqualTo(201);
-        assertThat(leases.readKeyValuesToList()).extracting(kv -> kv.key)
+        assertThat(leases.readKeyValuesToList())
+                .extracting(kv -> kv.key)
                 .containsExactly("w-1\u0000build-1", "w-2\u0000build-1");
         assertThat(singleRow(W1).getExtension("actor")).isEqualTo("agent:sub-a");
         assertThat(singleRow(W2).getExtension("actor")).isEqualTo("agent:sub-b");
@@ -340,7 +353,8 @@ class LeaseTopologyTest {
         publish(W1, "build-1");
         publish(W1, "build-2");
         send(command(W1, A, "claim", "{\"subject\":\"build-1\",\"lease_duration_seconds\":30}", false));
-        List<KeyValue<String, LeaseState>> table = changelog(LeaseTopology.LEASE_STORE, SERDES.states().deserializer());
+        List<KeyValue<String, LeaseState>> table =
+                changelog(LeaseTopology.LEASE_STORE, SERDES.states().deserializer());
         List<KeyValue<String, String>> deadlines = changelog(LeaseTopology.DEADLINE_STORE, new StringDeserializer());
         driver.close();
 
@@ -353,8 +367,10 @@ class LeaseTopologyTest {
         LeaseReply held = send(command(W1, B, "claim", "{\"subject\":\"build-1\"}", false));
         assertThat(held.status()).isEqualTo(409);
         assertThat(held.body().get("holder").asText()).isEqualTo("sub:sub-a");
-        assertThat(send(command(W1, B, "claim", "{\"subject\":\"build-2\"}", false)).status())
-                .as("the published index came back too").isEqualTo(201);
+        assertThat(send(command(W1, B, "claim", "{\"subject\":\"build-2\"}", false))
+                        .status())
+                .as("the published index came back too")
+                .isEqualTo(201);
         drainOutputs(W1);
         driver.advanceWallClockTime(Duration.ofSeconds(26));
         assertThat(payload(singleRow(W1)).get("holder").asText()).isEqualTo("sub:sub-a");
@@ -381,8 +397,10 @@ class LeaseTopologyTest {
 
         TopologyDescription.Subtopology deciding = description.subtopologies().stream()
                 .filter(s -> s.nodes().stream().anyMatch(n -> n.name().equals("decide")))
-                .findFirst().orElseThrow();
-        assertThat(deciding.nodes()).filteredOn(n -> n instanceof TopologyDescription.Source)
+                .findFirst()
+                .orElseThrow();
+        assertThat(deciding.nodes())
+                .filteredOn(n -> n instanceof TopologyDescription.Source)
                 .flatExtracting(n -> ((TopologyDescription.Source) n).topicSet())
                 .containsExactlyInAnyOrder(LeaseTopology.COMMANDS, LeaseTopology.SUBJECTS);
     }
@@ -393,21 +411,52 @@ class LeaseTopologyTest {
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         driver = new TopologyTestDriver(LeaseTopology.build(LeaseTopology.Topics.DEFAULT, SERDES), props, wallClock);
-        commands = driver.createInputTopic(LeaseTopology.COMMANDS, new StringSerializer(), SERDES.commands().serializer());
-        replies = driver.createOutputTopic(LeaseTopology.REPLIES, new StringDeserializer(), SERDES.replies().deserializer());
-        leases = driver.createOutputTopic(LeaseTopology.LEASES, new StringDeserializer(), SERDES.leases().deserializer());
+        commands = driver.createInputTopic(
+                LeaseTopology.COMMANDS,
+                new StringSerializer(),
+                SERDES.commands().serializer());
+        replies = driver.createOutputTopic(
+                LeaseTopology.REPLIES,
+                new StringDeserializer(),
+                SERDES.replies().deserializer());
+        leases = driver.createOutputTopic(
+                LeaseTopology.LEASES, new StringDeserializer(), SERDES.leases().deserializer());
         logs.clear();
     }
 
     /** A command built the way the gateway builds one: from the request body, the monitor and the subscription. */
-    private LeaseCommand command(String monitorId, String subscriptionId, String action, String body, boolean published) {
-        Monitor monitor = monitors.computeIfAbsent(monitorId, id -> MonitorDefinitions.create(id,
-                (ObjectNode) Json.read("{\"owner\":\"human:alice\",\"horizon\":\"minute\"}".getBytes(StandardCharsets.UTF_8)),
-                T0, false).monitor());
-        Subscription subscription = new Subscription(subscriptionId, monitorId, "agent:" + subscriptionId, Json.object(),
-                List.of("observe", "act"), "none", "pull", null, null, "2026-11-29T18:00:00.000Z", true, "hash");
-        return LeaseCommand.fromRequest(action, (ObjectNode) Json.read(body.getBytes(StandardCharsets.UTF_8)), monitor,
-                subscription, LeaseCommand.DEFAULT_DELIVERY_COUNT_LIMIT, UUID.randomUUID().toString(), published);
+    private LeaseCommand command(
+            String monitorId, String subscriptionId, String action, String body, boolean published) {
+        Monitor monitor = monitors.computeIfAbsent(
+                monitorId,
+                id -> MonitorDefinitions.create(
+                                id,
+                                (ObjectNode) Json.read("{\"owner\":\"human:alice\",\"horizon\":\"minute\"}"
+                                        .getBytes(StandardCharsets.UTF_8)),
+                                T0,
+                                false)
+                        .monitor());
+        Subscription subscription = new Subscription(
+                subscriptionId,
+                monitorId,
+                "agent:" + subscriptionId,
+                Json.object(),
+                List.of("observe", "act"),
+                "none",
+                "pull",
+                null,
+                null,
+                "2026-11-29T18:00:00.000Z",
+                true,
+                "hash");
+        return LeaseCommand.fromRequest(
+                io.monitorbackbone.protocol.request.LeaseCall.parse(
+                        action, (ObjectNode) Json.read(body.getBytes(StandardCharsets.UTF_8))),
+                monitor,
+                subscription,
+                LeaseCommand.DEFAULT_DELIVERY_COUNT_LIMIT,
+                UUID.randomUUID().toString(),
+                published);
     }
 
     /** Sends one command and returns its reply, checking that exactly one reply came back under the request id. */
@@ -433,13 +482,16 @@ class LeaseTopologyTest {
     }
 
     private TestOutputTopic<String, byte[]> log(String monitorId) {
-        return logs.computeIfAbsent(monitorId, id -> driver.createOutputTopic(LeaseTopology.OBS_PREFIX + id,
-                new StringDeserializer(), new ByteArrayDeserializer()));
+        return logs.computeIfAbsent(
+                monitorId,
+                id -> driver.createOutputTopic(
+                        LeaseTopology.OBS_PREFIX + id, new StringDeserializer(), new ByteArrayDeserializer()));
     }
 
     private List<CloudEvent> rows(String monitorId) {
         return log(monitorId).readRecordsToList().stream()
-                .map(r -> KafkaMessageFactory.createReader(r.headers(), r.value()).toEvent())
+                .map(r ->
+                        KafkaMessageFactory.createReader(r.headers(), r.value()).toEvent())
                 .toList();
     }
 
@@ -463,7 +515,8 @@ class LeaseTopologyTest {
         return store.get(LeaseCommand.key(monitorId, subject));
     }
 
-    private <V> List<KeyValue<String, V>> changelog(String store, org.apache.kafka.common.serialization.Deserializer<V> values) {
+    private <V> List<KeyValue<String, V>> changelog(
+            String store, org.apache.kafka.common.serialization.Deserializer<V> values) {
         return driver.createOutputTopic(APP + "-" + store + "-changelog", new StringDeserializer(), values)
                 .readKeyValuesToList();
     }

@@ -4,14 +4,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.binding.ObservationCodec;
 import org.apache.kafka.common.header.Headers;
 
-
 /**
  * Reads a record of a monitor's log (CloudEvents binary mode, docs/adr/0005) back into the observation the gateway
  * serves for it, so the projector folds exactly what readers see.
  */
 final class ObservationRecords {
-    private ObservationRecords() {
-    }
+    private ObservationRecords() {}
 
     /**
      * @param timestamp the record's timestamp: the observation's time when the event carries none

@@ -2,23 +2,21 @@ package io.monitorbackbone.projector;
 
 import io.monitorbackbone.binding.TopicLayout;
 import io.monitorbackbone.binding.Topics;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeoutException;
-
 /** The projector as a process of its own: creates {@code mp.state} if missing, then runs the topology until stopped. */
 public final class ProjectorApp {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProjectorApp.class);
 
-    private ProjectorApp() {
-    }
+    private ProjectorApp() {}
 
     public static void main(String[] args) throws Exception {
         ProjectorConfig config = ProjectorConfig.fromEnv(System.getenv());
@@ -34,12 +32,19 @@ public final class ProjectorApp {
             LOGGER.error("projector thread failed; stopping so the supervisor restarts the process", e);
             return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
         });
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            streams.close(Duration.ofSeconds(30));
-            stopped.countDown();
-        }, "projector-shutdown"));
-        LOGGER.info("projector starting bootstrap={} partitions={} threads={} instance={}", config.bootstrapServers(),
-                config.partitions(), config.threads(), config.instanceId());
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            streams.close(Duration.ofSeconds(30));
+                            stopped.countDown();
+                        },
+                        "projector-shutdown"));
+        LOGGER.info(
+                "projector starting bootstrap={} partitions={} threads={} instance={}",
+                config.bootstrapServers(),
+                config.partitions(),
+                config.threads(),
+                config.instanceId());
         streams.start();
         stopped.await();
         if (streams.state() == KafkaStreams.State.ERROR) {
@@ -57,7 +62,8 @@ public final class ProjectorApp {
     public static void ensureStateTopic(ProjectorConfig config) throws InterruptedException, TimeoutException {
         TopicLayout layout = new TopicLayout((short) config.replicationFactor(), 1, 1);
         try (Admin admin = Admin.create(config.adminProperties())) {
-            if (TopicLayout.createIfMissing(admin, layout.state(config.stateTopicPartitions()), Duration.ofSeconds(60))) {
+            if (TopicLayout.createIfMissing(
+                    admin, layout.state(config.stateTopicPartitions()), Duration.ofSeconds(60))) {
                 LOGGER.info("created topic={} partitions={}", Topics.STATE, config.stateTopicPartitions());
             }
         } catch (ExecutionException e) {

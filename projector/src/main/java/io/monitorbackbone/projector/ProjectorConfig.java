@@ -1,15 +1,14 @@
 package io.monitorbackbone.projector;
 
 import io.monitorbackbone.binding.KafkaClients;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
-
-import java.util.Locale;
-import java.util.Map;
-import java.util.Properties;
 
 /**
  * The projector's settings, each from an environment variable (README.md, "Configuration").
@@ -27,9 +26,18 @@ import java.util.Properties;
  *                            ({@code MP_KAFKA_*}, see {@link KafkaClients}), then the projector's own
  *                            ({@code MP_PROJECTOR_KAFKA_*}), which win
  */
-public record ProjectorConfig(String bootstrapServers, String stateDir, String instanceId, int partitions,
-                              int stateTopicPartitions, int threads, int replicationFactor, long commitIntervalMs,
-                              long topicDiscoveryMs, String processingGuarantee, Map<String, String> kafka) {
+public record ProjectorConfig(
+        String bootstrapServers,
+        String stateDir,
+        String instanceId,
+        int partitions,
+        int stateTopicPartitions,
+        int threads,
+        int replicationFactor,
+        long commitIntervalMs,
+        long topicDiscoveryMs,
+        String processingGuarantee,
+        Map<String, String> kafka) {
     public static final String APPLICATION_ID = "mp-projector";
     /** Above the largest record a monitor's log holds (8 MiB), with room for headers. */
     public static final int MAX_RECORD_BYTES = 16 * 1024 * 1024;
@@ -49,10 +57,15 @@ public record ProjectorConfig(String bootstrapServers, String stateDir, String i
     public static ProjectorConfig fromEnv(Map<String, String> env) {
         int partitions = integer(env, "MP_PROJECTOR_PARTITIONS", 8);
         String bootstrap = env.getOrDefault("KAFKA_BOOTSTRAP_SERVERS", "localhost:9092");
-        Map<String, String> kafka = new java.util.TreeMap<>(KafkaClients.of(bootstrap, env).passThrough());
+        Map<String, String> kafka =
+                new java.util.TreeMap<>(KafkaClients.of(bootstrap, env).passThrough());
         env.forEach((k, v) -> {
             if (k.startsWith(KAFKA_ENV_PREFIX) && k.length() > KAFKA_ENV_PREFIX.length()) {
-                kafka.put(k.substring(KAFKA_ENV_PREFIX.length()).toLowerCase(Locale.ROOT).replace('_', '.'), v);
+                kafka.put(
+                        k.substring(KAFKA_ENV_PREFIX.length())
+                                .toLowerCase(Locale.ROOT)
+                                .replace('_', '.'),
+                        v);
             }
         });
         String instance = env.get("MP_PROJECTOR_INSTANCE_ID");
@@ -72,17 +85,27 @@ public record ProjectorConfig(String bootstrapServers, String stateDir, String i
 
     /**
      * The projector hosted by a gateway process: one thread, a short commit interval so a state reaches
-     * {@code mp.state} within a fraction of a second, and the gateway's static member id.
+     * {@code mp.state} within a fraction of a second, and the hosting process's instance id ({@code MP_INSTANCE_ID}) as static member id.
      */
-    public static ProjectorConfig hosted(KafkaClients clients, String stateDir, String instanceId, int partitions,
-                                         int replicationFactor) {
-        return new ProjectorConfig(clients.bootstrapServers(), stateDir, instanceId, partitions, partitions, 1,
-                replicationFactor, 100, 1000, StreamsConfig.AT_LEAST_ONCE, clients.passThrough());
+    public static ProjectorConfig hosted(
+            KafkaClients clients, String stateDir, String instanceId, int partitions, int replicationFactor) {
+        return new ProjectorConfig(
+                clients.bootstrapServers(),
+                stateDir,
+                instanceId,
+                partitions,
+                partitions,
+                1,
+                replicationFactor,
+                100,
+                1000,
+                StreamsConfig.AT_LEAST_ONCE,
+                clients.passThrough());
     }
 
     /** The hosted projector with nothing passed through to its clients. */
-    public static ProjectorConfig hosted(String bootstrapServers, String stateDir, String instanceId, int partitions,
-                                         int replicationFactor) {
+    public static ProjectorConfig hosted(
+            String bootstrapServers, String stateDir, String instanceId, int partitions, int replicationFactor) {
         return hosted(KafkaClients.of(bootstrapServers), stateDir, instanceId, partitions, replicationFactor);
     }
 
@@ -109,7 +132,9 @@ public record ProjectorConfig(String bootstrapServers, String stateDir, String i
         p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
         // The pattern source sees a new mp.obs.<id> topic only when the main consumer refreshes its metadata: the
         // client default (5 minutes) would leave a new monitor without state for minutes.
-        p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG), Long.toString(topicDiscoveryMs));
+        p.put(
+                StreamsConfig.mainConsumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG),
+                Long.toString(topicDiscoveryMs));
         // A monitor's log takes records up to 8 MiB (the gateway's limit, and the topic's); each goes through the
         // repartition topic whole, so its producer and the topic must take them too.
         p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), Integer.toString(MAX_RECORD_BYTES));

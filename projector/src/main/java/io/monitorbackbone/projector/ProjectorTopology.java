@@ -3,6 +3,9 @@ package io.monitorbackbone.projector;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Seq;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.util.regex.Pattern;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -30,10 +33,6 @@ import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.ByteBuffer;
-import java.time.Instant;
-import java.util.regex.Pattern;
-
 /**
  * Every monitor's log folded into its {@link Aggregate}, published to the compacted {@link #STATE_TOPIC}.
  *
@@ -58,8 +57,7 @@ public final class ProjectorTopology {
 
     private static final Logger LOGGER = LoggerFactory.getLogger(ProjectorTopology.class);
 
-    private ProjectorTopology() {
-    }
+    private ProjectorTopology() {}
 
     /** @param partitions partitions of the repartition topic: the most tasks the fold can spread over */
     public static Topology build(int partitions) {
@@ -71,18 +69,22 @@ public final class ProjectorTopology {
             throw new IllegalArgumentException("partitions must be at least 1, not " + partitions);
         }
         StreamsBuilder builder = new StreamsBuilder();
-        builder.stream(LOGS, Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
-                        .withTimestampExtractor(new UsePartitionTimeOnInvalidTimestamp())
-                        .withOffsetResetPolicy(AutoOffsetReset.earliest())
-                        .withName("monitor-logs"))
+        builder.stream(
+                        LOGS,
+                        Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())
+                                .withTimestampExtractor(new UsePartitionTimeOnInvalidTimestamp())
+                                .withOffsetResetPolicy(AutoOffsetReset.earliest())
+                                .withName("monitor-logs"))
                 .process(KeyByMonitor::new, Named.as("key-by-monitor"))
                 .repartition(Repartitioned.with(Serdes.String(), Serdes.ByteArray())
                         .withName(BY_MONITOR)
                         .withNumberOfPartitions(partitions))
                 .processValues(Decode::new, Named.as("decode"))
                 .groupByKey(Grouped.with(Serdes.String(), Observed.serde()))
-                .aggregate(() -> Aggregate.EMPTY,
-                        (monitor, o, aggregate) -> aggregate.apply(o.seq(), o.observation(), Instant.ofEpochMilli(o.appendedAt())),
+                .aggregate(
+                        () -> Aggregate.EMPTY,
+                        (monitor, o, aggregate) ->
+                                aggregate.apply(o.seq(), o.observation(), Instant.ofEpochMilli(o.appendedAt())),
                         Named.as("fold"),
                         Materialized.<String, Aggregate, KeyValueStore<Bytes, byte[]>>as(STORE)
                                 .withKeySerde(Serdes.String())
@@ -111,7 +113,11 @@ public final class ProjectorTopology {
             Headers headers = new RecordHeaders(record.headers().toArray());
             // A producer may have sent its own mp_seq; only the offset is the seq.
             headers.remove(SEQ_HEADER);
-            headers.add(SEQ_HEADER, ByteBuffer.allocate(Long.BYTES).putLong(Seq.fromOffset(source.offset())).array());
+            headers.add(
+                    SEQ_HEADER,
+                    ByteBuffer.allocate(Long.BYTES)
+                            .putLong(Seq.fromOffset(source.offset()))
+                            .array());
             context.forward(new Record<>(monitor, record.value(), record.timestamp(), headers));
         }
     }
@@ -131,14 +137,19 @@ public final class ProjectorTopology {
         @Override
         public void process(FixedKeyRecord<String, byte[]> record) {
             Header seqHeader = record.headers().lastHeader(SEQ_HEADER);
-            if (record.value() == null || seqHeader == null || seqHeader.value() == null
+            if (record.value() == null
+                    || seqHeader == null
+                    || seqHeader.value() == null
                     || seqHeader.value().length != Long.BYTES) {
                 return;
             }
             long seq = ByteBuffer.wrap(seqHeader.value()).getLong();
             try {
-                Observed observed = new Observed(seq, record.timestamp(),
-                        ObservationRecords.served(record.key(), seq, record.headers(), record.value(), record.timestamp()));
+                Observed observed = new Observed(
+                        seq,
+                        record.timestamp(),
+                        ObservationRecords.served(
+                                record.key(), seq, record.headers(), record.value(), record.timestamp()));
                 context.forward(record.withValue(observed));
             } catch (RuntimeException e) {
                 LOGGER.warn("skipping unreadable record monitor={} seq={}: {}", record.key(), seq, e.toString());

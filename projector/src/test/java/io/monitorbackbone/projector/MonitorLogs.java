@@ -1,27 +1,23 @@
 package io.monitorbackbone.projector;
 
-import io.monitorbackbone.binding.Topics;
-import io.monitorbackbone.binding.ObservationCodec;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.binding.ObservationCodec;
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.MonitorDefinitions;
 import io.monitorbackbone.protocol.Publications;
-import io.monitorbackbone.protocol.Times;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.streams.test.TestRecord;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.streams.test.TestRecord;
 
 /** Records as the gateway writes them to {@code mp.obs.<id>}: CloudEvents binary mode, the subject as key. */
 final class MonitorLogs {
     static final Instant T0 = Instant.parse("2026-11-29T18:00:00Z");
 
-    private MonitorLogs() {
-    }
+    private MonitorLogs() {}
 
     static Monitor monitor(String id, String definition) {
         return MonitorDefinitions.create(id, body(definition), T0, false).monitor();

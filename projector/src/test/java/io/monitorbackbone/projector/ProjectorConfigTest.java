@@ -1,23 +1,24 @@
 package io.monitorbackbone.projector;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import java.util.Properties;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class ProjectorConfigTest {
     @Test
     void newMonitorTopicsAreLookedForEveryFewSeconds() {
-        Properties p = ProjectorConfig.fromEnv(Map.of("KAFKA_BOOTSTRAP_SERVERS", "k:9092")).streamsProperties();
+        Properties p = ProjectorConfig.fromEnv(Map.of("KAFKA_BOOTSTRAP_SERVERS", "k:9092"))
+                .streamsProperties();
 
         assertThat(p.get("main.consumer.metadata.max.age.ms")).isEqualTo("2000");
         assertThat(p.get("application.id")).isEqualTo("mp-projector");
         assertThat(p.get("bootstrap.servers")).isEqualTo("k:9092");
         assertThat(p).doesNotContainKey("main.consumer.group.instance.id");
-        assertThat(p.get("main.consumer.isolation.level")).as("aborted lease rows are not in the served log")
+        assertThat(p.get("main.consumer.isolation.level"))
+                .as("aborted lease rows are not in the served log")
                 .isEqualTo("read_committed");
     }
 
@@ -34,11 +35,12 @@ class ProjectorConfigTest {
     @Test
     void aStableInstanceIdTurnsOnStaticMembershipAndKafkaSettingsPassThrough() {
         Properties p = ProjectorConfig.fromEnv(Map.of(
-                "KAFKA_BOOTSTRAP_SERVERS", "k:9092",
-                "MP_PROJECTOR_INSTANCE_ID", "projector-0",
-                "MP_PROJECTOR_STATE_DIR", "/var/lib/projector",
-                "MP_PROJECTOR_PARTITIONS", "16",
-                "MP_PROJECTOR_KAFKA_SECURITY_PROTOCOL", "SSL")).streamsProperties();
+                        "KAFKA_BOOTSTRAP_SERVERS", "k:9092",
+                        "MP_PROJECTOR_INSTANCE_ID", "projector-0",
+                        "MP_PROJECTOR_STATE_DIR", "/var/lib/projector",
+                        "MP_PROJECTOR_PARTITIONS", "16",
+                        "MP_PROJECTOR_KAFKA_SECURITY_PROTOCOL", "SSL"))
+                .streamsProperties();
 
         assertThat(p.get("main.consumer.group.instance.id")).isEqualTo("projector-0");
         assertThat(p.get("state.dir")).isEqualTo("/var/lib/projector");
@@ -54,17 +56,25 @@ class ProjectorConfigTest {
                 "MP_KAFKA_PORT", "9130",
                 "MP_PROJECTOR_KAFKA_LINGER_MS", "20"));
 
-        assertThat(config.streamsProperties()).containsEntry("security.protocol", "SASL_SSL")
-                .containsEntry("linger.ms", "20").doesNotContainKey("port");
-        assertThat(config.adminProperties()).containsEntry("security.protocol", "SASL_SSL")
+        assertThat(config.streamsProperties())
+                .containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("linger.ms", "20")
+                .doesNotContainKey("port");
+        assertThat(config.adminProperties())
+                .containsEntry("security.protocol", "SASL_SSL")
                 .containsEntry("bootstrap.servers", "k:9092");
     }
 
     @Test
     void theHostedProjectorsClientsGetWhatTheGatewaysGet() {
         Properties p = ProjectorConfig.hosted(
-                io.monitorbackbone.binding.KafkaClients.of("k:9092", Map.of("MP_KAFKA_SECURITY_PROTOCOL", "SSL")),
-                "/data/streams/projector-8130", "gateway-8130", 8, 1).streamsProperties();
+                        io.monitorbackbone.binding.KafkaClients.of(
+                                "k:9092", Map.of("MP_KAFKA_SECURITY_PROTOCOL", "SSL")),
+                        "/data/streams/projector-8130",
+                        "gateway-8130",
+                        8,
+                        1)
+                .streamsProperties();
 
         assertThat(p.get("security.protocol")).isEqualTo("SSL");
         assertThat(p.get("bootstrap.servers")).isEqualTo("k:9092");

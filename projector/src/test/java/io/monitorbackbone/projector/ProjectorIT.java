@@ -1,10 +1,21 @@
 package io.monitorbackbone.projector;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import io.monitorbackbone.binding.TopicLayout;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.testsupport.TestKafka;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -24,23 +35,12 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.UUID;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 class ProjectorIT {
     private final String bootstrap = TestKafka.bootstrapServers();
     private final String run = UUID.randomUUID().toString().substring(0, 8);
     /** Monitors' logs laid out as the gateway creates them. */
     private static final TopicLayout LOGS = new TopicLayout((short) 1, 1, 1);
+
     private final List<KafkaStreams> instances = new ArrayList<>();
 
     @AfterEach
@@ -50,13 +50,19 @@ class ProjectorIT {
 
     private ProjectorConfig config(String instance) {
         return ProjectorConfig.fromEnv(Map.of(
-                "KAFKA_BOOTSTRAP_SERVERS", bootstrap,
-                "MP_PROJECTOR_STATE_DIR", Path.of("target", "it-state", run, instance).toString(),
-                "MP_PROJECTOR_PARTITIONS", "4",
-                "MP_PROJECTOR_COMMIT_INTERVAL_MS", "100",
-                "MP_PROJECTOR_TOPIC_DISCOVERY_MS", "500",
+                "KAFKA_BOOTSTRAP_SERVERS",
+                bootstrap,
+                "MP_PROJECTOR_STATE_DIR",
+                Path.of("target", "it-state", run, instance).toString(),
+                "MP_PROJECTOR_PARTITIONS",
+                "4",
+                "MP_PROJECTOR_COMMIT_INTERVAL_MS",
+                "100",
+                "MP_PROJECTOR_TOPIC_DISCOVERY_MS",
+                "500",
                 // One broker per test JVM and one consumer group: each run its own group, so reruns start afresh.
-                "MP_PROJECTOR_KAFKA_APPLICATION_ID", "mp-projector-it-" + run));
+                "MP_PROJECTOR_KAFKA_APPLICATION_ID",
+                "mp-projector-it-" + run));
     }
 
     private KafkaStreams start(String instance) {
@@ -84,10 +90,13 @@ class ProjectorIT {
         Properties p = new Properties();
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> producer =
+                new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
             for (int i = 0; i < count; i++) {
-                TestRecord<String, byte[]> r = MonitorLogs.publish(monitor,
-                        "{\"type\":\"demo.v\",\"subject\":\"s" + i + "\",\"actor\":\"probe:p" + (i % 2) + "\"}", MonitorLogs.T0);
+                TestRecord<String, byte[]> r = MonitorLogs.publish(
+                        monitor,
+                        "{\"type\":\"demo.v\",\"subject\":\"s" + i + "\",\"actor\":\"probe:p" + (i % 2) + "\"}",
+                        MonitorLogs.T0);
                 producer.send(new ProducerRecord<>(Topics.obs(monitorId), null, r.key(), r.value(), r.headers()));
             }
             producer.flush();
@@ -118,7 +127,9 @@ class ProjectorIT {
 
             await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
                 read(reader, states);
-                assertThat(states.get(later)).extracting(Aggregate::observations).isEqualTo(2L);
+                assertThat(states.get(later))
+                        .extracting(Aggregate::observations)
+                        .isEqualTo(2L);
             });
         }
 
@@ -143,11 +154,14 @@ class ProjectorIT {
         p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 * 1024 * 1024);
-        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
-            for (String body : List.of("{\"type\":\"demo.v\",\"data\":{\"blob\":\"" + "x".repeat(3 * 1024 * 1024) + "\"}}",
+        try (KafkaProducer<String, byte[]> producer =
+                new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+            for (String body : List.of(
+                    "{\"type\":\"demo.v\",\"data\":{\"blob\":\"" + "x".repeat(3 * 1024 * 1024) + "\"}}",
                     "{\"type\":\"demo.v\",\"subject\":\"after\"}")) {
                 TestRecord<String, byte[]> r = MonitorLogs.publish(monitor, body, MonitorLogs.T0);
-                producer.send(new ProducerRecord<>(Topics.obs(big), null, r.key(), r.value(), r.headers())).get();
+                producer.send(new ProducerRecord<>(Topics.obs(big), null, r.key(), r.value(), r.headers()))
+                        .get();
             }
         }
 
@@ -165,7 +179,9 @@ class ProjectorIT {
     private static List<TaskMetadata> foldTasks(KafkaStreams streams) {
         List<TaskMetadata> out = new ArrayList<>();
         for (ThreadMetadata t : streams.metadataForLocalThreads()) {
-            t.activeTasks().stream().filter(task -> task.taskId().subtopology() == 1).forEach(out::add);
+            t.activeTasks().stream()
+                    .filter(task -> task.taskId().subtopology() == 1)
+                    .forEach(out::add);
         }
         return out;
     }
@@ -175,8 +191,8 @@ class ProjectorIT {
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         p.put(ConsumerConfig.GROUP_ID_CONFIG, "state-reader-" + run);
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(p, new StringDeserializer(),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer());
+        KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(
+                p, new StringDeserializer(), new org.apache.kafka.common.serialization.ByteArrayDeserializer());
         c.subscribe(List.of(ProjectorTopology.STATE_TOPIC));
         return c;
     }

@@ -1,5 +1,9 @@
 package io.monitorbackbone.projector;
 
+import static io.monitorbackbone.projector.MonitorLogs.T0;
+import static io.monitorbackbone.projector.MonitorLogs.publish;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Monitor;
@@ -7,6 +11,15 @@ import io.monitorbackbone.protocol.MonitorDefinitions;
 import io.monitorbackbone.protocol.ProtocolRows;
 import io.monitorbackbone.protocol.States;
 import io.monitorbackbone.protocol.Vocabulary;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Collectors;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -21,26 +34,15 @@ import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Properties;
-import java.util.stream.Collectors;
-
-import static io.monitorbackbone.projector.MonitorLogs.T0;
-import static io.monitorbackbone.projector.MonitorLogs.publish;
-import static org.assertj.core.api.Assertions.assertThat;
-
 class ProjectorTopologyTest {
-    private static final String CHANGELOG = ProjectorConfig.APPLICATION_ID + "-" + ProjectorTopology.STORE + "-changelog";
-    private static final String REPARTITION = ProjectorConfig.APPLICATION_ID + "-" + ProjectorTopology.BY_MONITOR + "-repartition";
+    private static final String CHANGELOG =
+            ProjectorConfig.APPLICATION_ID + "-" + ProjectorTopology.STORE + "-changelog";
+    private static final String REPARTITION =
+            ProjectorConfig.APPLICATION_ID + "-" + ProjectorTopology.BY_MONITOR + "-repartition";
 
     // Under target/, not the OS temp directory Kafka Streams warns about; each driver's close() empties it.
-    private final Path stateDir = Path.of("target", "streams-state", java.util.UUID.randomUUID().toString());
+    private final Path stateDir =
+            Path.of("target", "streams-state", java.util.UUID.randomUUID().toString());
 
     private final List<TopologyTestDriver> drivers = new ArrayList<>();
     private final Monitor alpha = MonitorLogs.monitor("alpha", "{\"owner\":\"agent:owner\"}");
@@ -62,7 +64,8 @@ class ProjectorTopologyTest {
     }
 
     private static void pipe(TopologyTestDriver d, String monitorId, List<TestRecord<String, byte[]>> records) {
-        d.createInputTopic(Topics.obs(monitorId), new StringSerializer(), new ByteArraySerializer()).pipeRecordList(records);
+        d.createInputTopic(Topics.obs(monitorId), new StringSerializer(), new ByteArraySerializer())
+                .pipeRecordList(records);
     }
 
     private static void pipe(TopologyTestDriver d, String monitorId, TestRecord<String, byte[]> record) {
@@ -70,8 +73,11 @@ class ProjectorTopologyTest {
     }
 
     private static List<TestRecord<String, Aggregate>> states(TopologyTestDriver d) {
-        return d.createOutputTopic(ProjectorTopology.STATE_TOPIC, new StringDeserializer(),
-                AggregateSerde.create().deserializer()).readRecordsToList();
+        return d.createOutputTopic(
+                        ProjectorTopology.STATE_TOPIC,
+                        new StringDeserializer(),
+                        AggregateSerde.create().deserializer())
+                .readRecordsToList();
     }
 
     private static Map<String, Aggregate> latest(List<TestRecord<String, Aggregate>> records) {
@@ -83,15 +89,30 @@ class ProjectorTopologyTest {
         for (int i = 0; i < 12; i++) {
             Instant at = T0.plusSeconds(i);
             String actor = i % 3 == 0 ? "probe:a" : "probe:b";
-            log.add(publish(alpha, "{\"type\":\"demo.v\",\"subject\":\"s" + (i % 4) + "\",\"actor\":\"" + actor
-                    + "\",\"data\":{\"v\":1}}", at));
+            log.add(publish(
+                    alpha,
+                    "{\"type\":\"demo.v\",\"subject\":\"s" + (i % 4) + "\",\"actor\":\"" + actor
+                            + "\",\"data\":{\"v\":1}}",
+                    at));
             if (i == 5) {
                 log.add(publish(alpha, "{\"type\":\"demo.claim.contradiction\",\"subject\":\"s1\"}", at));
             }
             if (i == 8) {
-                log.add(publish(alpha, "{\"type\":\"demo.v\",\"tier\":\"falsified\",\"supersedes\":{\"source\":\"monitor:alpha\",\"id\":\"2\"}}", at));
-                log.add(MonitorLogs.record("alpha", ProtocolRows.row(alpha, Vocabulary.LEASE, "agent:w", "s1",
-                        MonitorLogs.body("{\"action\":\"complete\"}"), false, at), at));
+                log.add(publish(
+                        alpha,
+                        "{\"type\":\"demo.v\",\"tier\":\"falsified\",\"supersedes\":{\"source\":\"monitor:alpha\",\"id\":\"2\"}}",
+                        at));
+                log.add(MonitorLogs.record(
+                        "alpha",
+                        ProtocolRows.row(
+                                alpha,
+                                Vocabulary.LEASE,
+                                "agent:w",
+                                "s1",
+                                MonitorLogs.body("{\"action\":\"complete\"}"),
+                                false,
+                                at),
+                        at));
             }
         }
         return log;
@@ -103,10 +124,24 @@ class ProjectorTopologyTest {
 
         pipe(d, "alpha", publish(alpha, "{\"type\":\"demo.note\"}", T0));
         pipe(d, "beta.2", publish(beta, "{\"type\":\"demo.note\",\"actor\":\"probe:x\"}", T0));
-        pipe(d, "alpha", publish(alpha, "{\"type\":\"demo.claim.contradiction\",\"subject\":\"k\"}", T0.plusSeconds(1)));
-        pipe(d, "beta.2", MonitorLogs.record("beta.2", ProtocolRows.rejected(beta,
-                io.monitorbackbone.protocol.ProtocolException.of(io.monitorbackbone.protocol.ErrorCode.INVALID, "no"),
-                MonitorLogs.body("{}"), "agent:x", null, T0), T0.plusSeconds(2)));
+        pipe(
+                d,
+                "alpha",
+                publish(alpha, "{\"type\":\"demo.claim.contradiction\",\"subject\":\"k\"}", T0.plusSeconds(1)));
+        pipe(
+                d,
+                "beta.2",
+                MonitorLogs.record(
+                        "beta.2",
+                        ProtocolRows.rejected(
+                                beta,
+                                io.monitorbackbone.protocol.ProtocolException.of(
+                                        io.monitorbackbone.protocol.ErrorCode.INVALID, "no"),
+                                MonitorLogs.body("{}"),
+                                "agent:x",
+                                null,
+                                T0),
+                        T0.plusSeconds(2)));
 
         Map<String, Aggregate> states = latest(states(d));
         assertThat(states).containsOnlyKeys("alpha", "beta.2");
@@ -114,7 +149,9 @@ class ProjectorTopologyTest {
         assertThat(states.get("alpha").contradictionsOpen()).isEqualTo(1);
         assertThat(states.get("beta.2").observations()).isEqualTo(2);
         assertThat(states.get("beta.2").rejected()).isEqualTo(1);
-        assertThat(states.get("beta.2").lastSourceContact()).as("a rejection is no contact").isEqualTo("2026-11-29T18:00:00.000Z");
+        assertThat(states.get("beta.2").lastSourceContact())
+                .as("a rejection is no contact")
+                .isEqualTo("2026-11-29T18:00:00.000Z");
     }
 
     @Test
@@ -125,7 +162,11 @@ class ProjectorTopologyTest {
 
         List<TestRecord<String, Aggregate>> out = states(d);
         assertThat(out).hasSize(alphaLog().size());
-        assertThat(out).extracting(r -> r.value().lastSeq()).isSorted().startsWith(1L).endsWith((long) alphaLog().size());
+        assertThat(out)
+                .extracting(r -> r.value().lastSeq())
+                .isSorted()
+                .startsWith(1L)
+                .endsWith((long) alphaLog().size());
         Aggregate last = out.get(out.size() - 1).value();
         assertThat(last.acted()).isEqualTo(1);
         assertThat(last.trackRecord().falsified()).isEqualTo(1);
@@ -136,7 +177,10 @@ class ProjectorTopologyTest {
     void theSeqIsTheOffsetPlusOneWhateverHeaderAProducerSent() {
         TopologyTestDriver d = driver();
         TestRecord<String, byte[]> forged = publish(alpha, "{\"type\":\"demo.note\"}", T0);
-        forged.headers().add(ProjectorTopology.SEQ_HEADER, ByteBuffer.allocate(8).putLong(999).array());
+        forged.headers()
+                .add(
+                        ProjectorTopology.SEQ_HEADER,
+                        ByteBuffer.allocate(8).putLong(999).array());
 
         pipe(d, "alpha", List.of(publish(alpha, "{\"type\":\"demo.note\"}", T0), forged));
 
@@ -150,14 +194,24 @@ class ProjectorTopologyTest {
         List<TestRecord<String, Aggregate>> before = states(d);
 
         int depth = io.monitorbackbone.protocol.Json.MAX_READ_NESTING + 1;
-        pipe(d, "alpha", List.of(
-                new TestRecord<>("k", null, new RecordHeaders(), T0),
-                new TestRecord<>("k", "not a cloud event".getBytes(StandardCharsets.UTF_8), new RecordHeaders(), T0)));
+        pipe(
+                d,
+                "alpha",
+                List.of(
+                        new TestRecord<>("k", null, new RecordHeaders(), T0),
+                        new TestRecord<>(
+                                "k", "not a cloud event".getBytes(StandardCharsets.UTF_8), new RecordHeaders(), T0)));
         List<TestRecord<String, Aggregate>> folded = states(d);
         // A CloudEvent whose data nests deeper than any reader accepts: the poison row of issue 12.
         TestRecord<String, byte[]> deep = publish(alpha, "{\"type\":\"demo.note\"}", T0);
-        pipe(d, "alpha", new TestRecord<>(deep.key(), ("[".repeat(depth) + "]".repeat(depth)).getBytes(StandardCharsets.UTF_8),
-                deep.headers(), T0));
+        pipe(
+                d,
+                "alpha",
+                new TestRecord<>(
+                        deep.key(),
+                        ("[".repeat(depth) + "]".repeat(depth)).getBytes(StandardCharsets.UTF_8),
+                        deep.headers(),
+                        T0));
         pipe(d, "alpha", publish(alpha, "{\"type\":\"demo.note\"}", T0));
 
         assertThat(before).hasSize(1);
@@ -173,15 +227,20 @@ class ProjectorTopologyTest {
     void theFoldRunsInItsOwnSubTopologyAfterARepartitionByMonitor() {
         Topology topology = ProjectorTopology.build(4);
 
-        List<TopologyDescription.Subtopology> subs = new ArrayList<>(topology.describe().subtopologies());
+        List<TopologyDescription.Subtopology> subs =
+                new ArrayList<>(topology.describe().subtopologies());
 
         assertThat(subs).hasSize(2);
         String description = topology.describe().toString();
-        assertThat(description).contains("topics: [" + ProjectorTopology.BY_MONITOR + "-repartition]")
+        assertThat(description)
+                .contains("topics: [" + ProjectorTopology.BY_MONITOR + "-repartition]")
                 .contains("stores: [" + ProjectorTopology.STORE + "]")
                 .contains("topic: " + ProjectorTopology.STATE_TOPIC);
-        TopologyDescription.Subtopology first = subs.stream().filter(s -> s.id() == 0).findFirst().orElseThrow();
-        assertThat(first.nodes()).noneMatch(n -> n instanceof TopologyDescription.Processor p && !p.stores().isEmpty());
+        TopologyDescription.Subtopology first =
+                subs.stream().filter(s -> s.id() == 0).findFirst().orElseThrow();
+        assertThat(first.nodes())
+                .noneMatch(n -> n instanceof TopologyDescription.Processor p
+                        && !p.stores().isEmpty());
     }
 
     @Test
@@ -190,7 +249,8 @@ class ProjectorTopologyTest {
 
         pipe(d, "alpha", publish(alpha, "{\"type\":\"demo.note\"}", T0));
 
-        assertThat(d.producedTopicNames()).containsExactlyInAnyOrder(REPARTITION, CHANGELOG, ProjectorTopology.STATE_TOPIC);
+        assertThat(d.producedTopicNames())
+                .containsExactlyInAnyOrder(REPARTITION, CHANGELOG, ProjectorTopology.STATE_TOPIC);
     }
 
     @Test
@@ -204,14 +264,18 @@ class ProjectorTopologyTest {
 
         TopologyTestDriver first = driver();
         pipe(first, "alpha", log.subList(0, 7));
-        List<TestRecord<String, Aggregate>> changelog = first.createOutputTopic(CHANGELOG, new StringDeserializer(),
-                AggregateSerde.create().deserializer()).readRecordsToList();
+        List<TestRecord<String, Aggregate>> changelog = first.createOutputTopic(
+                        CHANGELOG,
+                        new StringDeserializer(),
+                        AggregateSerde.create().deserializer())
+                .readRecordsToList();
         first.close();
         drivers.remove(first);
         // The test driver neither keeps its state directory nor restores changelogs: load the store as Kafka Streams
         // would from the changelog, then redeliver the whole log, as a consumer whose offsets were never committed.
         TopologyTestDriver restarted = driver();
-        KeyValueStore<String, ValueAndTimestamp<Aggregate>> store = restarted.getTimestampedKeyValueStore(ProjectorTopology.STORE);
+        KeyValueStore<String, ValueAndTimestamp<Aggregate>> store =
+                restarted.getTimestampedKeyValueStore(ProjectorTopology.STORE);
         changelog.forEach(r -> store.put(r.key(), ValueAndTimestamp.make(r.value(), r.timestamp())));
         pipe(restarted, "alpha", log);
 
@@ -225,9 +289,24 @@ class ProjectorTopologyTest {
     void thePublishedAggregateRendersWithTheMonitorsLiveStateAtReadTime() {
         TopologyTestDriver d = driver();
         Monitor paused = MonitorDefinitions.transition(alpha, "pause");
-        pipe(d, "alpha", List.of(publish(alpha, "{\"type\":\"demo.note\"}", T0),
-                MonitorLogs.record("alpha", ProtocolRows.configured(paused, paused.served(1, MonitorLogs.body("{}")), "pause",
-                        "d", null, null, null, false, T0.plusSeconds(5)), T0.plusSeconds(5))));
+        pipe(
+                d,
+                "alpha",
+                List.of(
+                        publish(alpha, "{\"type\":\"demo.note\"}", T0),
+                        MonitorLogs.record(
+                                "alpha",
+                                ProtocolRows.configured(
+                                        paused,
+                                        paused.served(1, MonitorLogs.body("{}")),
+                                        "pause",
+                                        "d",
+                                        null,
+                                        null,
+                                        null,
+                                        false,
+                                        T0.plusSeconds(5)),
+                                T0.plusSeconds(5))));
         Aggregate aggregate = latest(states(d)).get("alpha");
 
         var state = States.render(paused, aggregate, new States.Context(2, 1, 0, 0, null, T0.plusSeconds(7)));
@@ -242,25 +321,78 @@ class ProjectorTopologyTest {
     void everyCounterContradictionsBySubjectAndFalsifiedClaimsFoldAsScripted() {
         TopologyTestDriver d = driver();
         Monitor retired = MonitorDefinitions.transition(alpha, "retire");
-        pipe(d, "alpha", List.of(
-                publish(alpha, "{\"type\":\"demo.v\",\"subject\":\"s1\",\"actor\":\"probe:a\"}", T0),
-                publish(alpha, "{\"type\":\"demo.v\",\"subject\":\"s2\",\"actor\":\"probe:b\"}", T0.plusSeconds(1)),
-                // seq 3 and 4: contradictions on two subjects; seq 5 resolves s1 only, seq 6 resolves a subject never opened
-                publish(alpha, "{\"type\":\"demo.claim.contradiction\",\"subject\":\"s1\"}", T0.plusSeconds(2)),
-                publish(alpha, "{\"type\":\"demo.claim.contradiction\",\"subject\":\"s2\"}", T0.plusSeconds(3)),
-                publish(alpha, "{\"type\":\"demo.claim.contradiction_resolved\",\"subject\":\"s1\"}", T0.plusSeconds(4)),
-                publish(alpha, "{\"type\":\"demo.claim.contradiction_resolved\",\"subject\":\"s9\"}", T0.plusSeconds(5)),
-                // seq 7: probe:a's claim at seq 1 is superseded by a falsified correction
-                publish(alpha, "{\"type\":\"demo.v\",\"tier\":\"falsified\",\"supersedes\":{\"source\":\"monitor:alpha\",\"id\":\"1\"}}", T0.plusSeconds(6)),
-                MonitorLogs.record("alpha", ProtocolRows.rejected(alpha, io.monitorbackbone.protocol.ProtocolException.of(
-                        io.monitorbackbone.protocol.ErrorCode.UNKNOWN_VOCABULARY, "bad tier"), MonitorLogs.body("{}"), "probe:c", null,
-                        T0.plusSeconds(7)), T0.plusSeconds(7)),
-                MonitorLogs.record("alpha", ProtocolRows.row(alpha, Vocabulary.LEASE, "agent:w", "s2",
-                        MonitorLogs.body("{\"action\":\"claim\"}"), false, T0.plusSeconds(8)), T0.plusSeconds(8)),
-                MonitorLogs.record("alpha", ProtocolRows.row(alpha, Vocabulary.LEASE, "agent:w", "s2",
-                        MonitorLogs.body("{\"action\":\"complete\"}"), false, T0.plusSeconds(9)), T0.plusSeconds(9)),
-                MonitorLogs.record("alpha", ProtocolRows.configured(retired, retired.served(10, MonitorLogs.body("{}")), "retire",
-                        "d", null, null, null, false, T0.plusSeconds(10)), T0.plusSeconds(10))));
+        pipe(
+                d,
+                "alpha",
+                List.of(
+                        publish(alpha, "{\"type\":\"demo.v\",\"subject\":\"s1\",\"actor\":\"probe:a\"}", T0),
+                        publish(
+                                alpha,
+                                "{\"type\":\"demo.v\",\"subject\":\"s2\",\"actor\":\"probe:b\"}",
+                                T0.plusSeconds(1)),
+                        // seq 3 and 4: contradictions on two subjects; seq 5 resolves s1 only, seq 6 resolves a subject
+                        // never opened
+                        publish(alpha, "{\"type\":\"demo.claim.contradiction\",\"subject\":\"s1\"}", T0.plusSeconds(2)),
+                        publish(alpha, "{\"type\":\"demo.claim.contradiction\",\"subject\":\"s2\"}", T0.plusSeconds(3)),
+                        publish(
+                                alpha,
+                                "{\"type\":\"demo.claim.contradiction_resolved\",\"subject\":\"s1\"}",
+                                T0.plusSeconds(4)),
+                        publish(
+                                alpha,
+                                "{\"type\":\"demo.claim.contradiction_resolved\",\"subject\":\"s9\"}",
+                                T0.plusSeconds(5)),
+                        // seq 7: probe:a's claim at seq 1 is superseded by a falsified correction
+                        publish(
+                                alpha,
+                                "{\"type\":\"demo.v\",\"tier\":\"falsified\",\"supersedes\":{\"source\":\"monitor:alpha\",\"id\":\"1\"}}",
+                                T0.plusSeconds(6)),
+                        MonitorLogs.record(
+                                "alpha",
+                                ProtocolRows.rejected(
+                                        alpha,
+                                        io.monitorbackbone.protocol.ProtocolException.of(
+                                                io.monitorbackbone.protocol.ErrorCode.UNKNOWN_VOCABULARY, "bad tier"),
+                                        MonitorLogs.body("{}"),
+                                        "probe:c",
+                                        null,
+                                        T0.plusSeconds(7)),
+                                T0.plusSeconds(7)),
+                        MonitorLogs.record(
+                                "alpha",
+                                ProtocolRows.row(
+                                        alpha,
+                                        Vocabulary.LEASE,
+                                        "agent:w",
+                                        "s2",
+                                        MonitorLogs.body("{\"action\":\"claim\"}"),
+                                        false,
+                                        T0.plusSeconds(8)),
+                                T0.plusSeconds(8)),
+                        MonitorLogs.record(
+                                "alpha",
+                                ProtocolRows.row(
+                                        alpha,
+                                        Vocabulary.LEASE,
+                                        "agent:w",
+                                        "s2",
+                                        MonitorLogs.body("{\"action\":\"complete\"}"),
+                                        false,
+                                        T0.plusSeconds(9)),
+                                T0.plusSeconds(9)),
+                        MonitorLogs.record(
+                                "alpha",
+                                ProtocolRows.configured(
+                                        retired,
+                                        retired.served(10, MonitorLogs.body("{}")),
+                                        "retire",
+                                        "d",
+                                        null,
+                                        null,
+                                        null,
+                                        false,
+                                        T0.plusSeconds(10)),
+                                T0.plusSeconds(10))));
 
         Aggregate a = latest(states(d)).get("alpha");
 
@@ -270,8 +402,9 @@ class ProjectorTopologyTest {
         assertThat(a.firstSeq()).isEqualTo(1);
         assertThat(a.lastSeq()).isEqualTo(11);
         assertThat(a.lastType()).isEqualTo(Vocabulary.CONFIGURED);
-        assertThat(a.lastSourceTime()).as("protocol rows are no source contact").isEqualTo(
-                io.monitorbackbone.protocol.Times.format(T0.plusSeconds(6)));
+        assertThat(a.lastSourceTime())
+                .as("protocol rows are no source contact")
+                .isEqualTo(io.monitorbackbone.protocol.Times.format(T0.plusSeconds(6)));
         assertThat(a.contradictions().open()).as("matched by subject").containsExactly("s2");
         assertThat(a.contradictionsOpen()).isEqualTo(1);
         assertThat(a.trackRecord().claims()).isGreaterThanOrEqualTo(2);

@@ -11,7 +11,6 @@ import io.monitorbackbone.protocol.confidence.Corroboration;
 import io.monitorbackbone.protocol.confidence.Independence;
 import io.monitorbackbone.protocol.confidence.Row;
 import io.monitorbackbone.protocol.confidence.TrackRecord;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -41,16 +40,47 @@ import java.util.List;
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.ALWAYS)
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record Aggregate(long observations, long rejected, long acted, long firstSeq, long lastSeq, String lastTime,
-                        String lastType, String lastSourceTime, String lastSourceContact, long unprovenanced,
-                        Actors actors, Contradictions contradictions, Corroboration corroboration,
-                        TrackRecord trackRecord, Independence independence, List<String> types,
-                        boolean typesOverflow, long undecodable) {
+public record Aggregate(
+        long observations,
+        long rejected,
+        long acted,
+        long firstSeq,
+        long lastSeq,
+        String lastTime,
+        String lastType,
+        String lastSourceTime,
+        String lastSourceContact,
+        long unprovenanced,
+        Actors actors,
+        Contradictions contradictions,
+        Corroboration corroboration,
+        TrackRecord trackRecord,
+        Independence independence,
+        List<String> types,
+        boolean typesOverflow,
+        long undecodable) {
 
     public static final int MAX_TYPES = 128;
 
-    public static final Aggregate EMPTY = new Aggregate(0, 0, 0, 0, 0, null, null, null, null, 0, Actors.NONE,
-            Contradictions.NONE, Corroboration.NONE, TrackRecord.NONE, Independence.UNDECLARED, List.of(), false, 0);
+    public static final Aggregate EMPTY = new Aggregate(
+            0,
+            0,
+            0,
+            0,
+            0,
+            null,
+            null,
+            null,
+            null,
+            0,
+            Actors.NONE,
+            Contradictions.NONE,
+            Corroboration.NONE,
+            TrackRecord.NONE,
+            Independence.UNDECLARED,
+            List.of(),
+            false,
+            0);
 
     public Aggregate {
         actors = actors == null ? Actors.NONE : actors;
@@ -91,16 +121,21 @@ public record Aggregate(long observations, long rejected, long acted, long first
         long first = firstSeq == 0 ? seq : firstSeq;
         Independence nextIndependence = independence.apply(row);
         // Declared actors get their index before anything else can take the last free places.
-        Actors nextActors = actors.registerAll(nextIndependence.hasDeclaration() ? nextIndependence.declared() : List.of())
+        Actors nextActors = actors.registerAll(
+                        nextIndependence.hasDeclaration() ? nextIndependence.declared() : List.of())
                 .note(row.actor());
         int actor = nextActors.indexOf(row.actor());
         boolean source = !row.protocolRow();
         boolean completedLease = Vocabulary.LEASE.equals(row.type())
                 && "complete".equals(row.data().path("payload").path("action").asText(null));
-        return new Aggregate(observations + 1,
+        return new Aggregate(
+                observations + 1,
                 rejected + (Vocabulary.REJECTED.equals(row.type()) ? 1 : 0),
                 acted + (completedLease ? 1 : 0),
-                first, seq, row.time(), row.type(),
+                first,
+                seq,
+                row.time(),
+                row.type(),
                 source ? row.time() : lastSourceTime,
                 source ? (appendedAt != null ? Times.format(appendedAt) : row.time()) : lastSourceContact,
                 unprovenanced + (row.provenanced() ? 0 : 1),

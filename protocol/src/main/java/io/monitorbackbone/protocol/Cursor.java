@@ -32,8 +32,12 @@ public record Cursor(long epoch, long cursor, long delivered, long deliveredCoun
         if (other.epoch != epoch) {
             return other.epoch > epoch ? other : this;
         }
-        return new Cursor(epoch, Math.max(cursor, other.cursor), Math.max(delivered, other.delivered),
-                Math.max(deliveredCount, other.deliveredCount), later(lastPull, other.lastPull));
+        return new Cursor(
+                epoch,
+                Math.max(cursor, other.cursor),
+                Math.max(delivered, other.delivered),
+                Math.max(deliveredCount, other.deliveredCount),
+                later(lastPull, other.lastPull));
     }
 
     public Cursor acked(long newCursor, String now) {

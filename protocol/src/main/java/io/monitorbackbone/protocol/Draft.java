@@ -7,8 +7,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * served {@code data} object, {@code tags} and {@code provenance} included, so the record is self-describing to any
  * Kafka reader.
  */
-public record Draft(String type, String subject, String time, String tier, String origin, String verified, String horizon,
-                    String actor, ObjectNode data) {
+public record Draft(
+        String type,
+        String subject,
+        String time,
+        String tier,
+        String origin,
+        String verified,
+        String horizon,
+        String actor,
+        ObjectNode data) {
 
     /** The CloudEvent as served, with the seq the log assigned. */
     public ObjectNode served(String monitorId, long seq, boolean redelivered) {

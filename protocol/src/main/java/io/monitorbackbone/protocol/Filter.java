@@ -2,7 +2,6 @@ package io.monitorbackbone.protocol;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -20,16 +19,33 @@ import java.util.regex.Pattern;
  * only narrow what it passes.
  */
 public final class Filter {
-    public static final List<String> LIST_KEYS = List.of("types", "sources", "subjects", "actors", "tiers", "origins", "horizons");
-    public static final List<String> KNOWN_KEYS =
-            List.of("actors", "horizons", "limit", "origins", "since", "sources", "subjects", "text", "tiers", "types", "until", "#<tag>");
+    public static final List<String> LIST_KEYS =
+            List.of("types", "sources", "subjects", "actors", "tiers", "origins", "horizons");
+    public static final List<String> KNOWN_KEYS = List.of(
+            "actors",
+            "horizons",
+            "limit",
+            "origins",
+            "since",
+            "sources",
+            "subjects",
+            "text",
+            "tiers",
+            "types",
+            "until",
+            "#<tag>");
     private static final Pattern TAG_KEY = Pattern.compile("^#[A-Za-z_][A-Za-z0-9_-]*$");
     private static final Pattern TYPE_PREFIX = Pattern.compile("^[a-z0-9]+(\\.[a-z0-9_-]+)*\\.?\\*$");
 
     public static final Filter ALL = new Filter(List.of());
 
     /** One filter object; {@code alternatives} of them are OR-ed. */
-    private record Clause(Map<String, List<String>> lists, Map<String, List<String>> tags, Instant since, Instant until, String text) {
+    private record Clause(
+            Map<String, List<String>> lists,
+            Map<String, List<String>> tags,
+            Instant since,
+            Instant until,
+            String text) {
         boolean unconstrained() {
             return lists.isEmpty() && tags.isEmpty() && since == null && until == null && text == null;
         }
@@ -103,12 +119,16 @@ public final class Filter {
         checkVocabulary(lists, "horizons", Vocabulary.HORIZONS, knownTypes);
         List<String> types = lists.get("types");
         if (types != null) {
-            List<String> bad = types.stream().filter(t -> t.endsWith("*")
-                    ? !TYPE_PREFIX.matcher(t).matches()
-                    : knownTypes != null && !knownTypes.contains(t)).toList();
+            List<String> bad = types.stream()
+                    .filter(t -> t.endsWith("*")
+                            ? !TYPE_PREFIX.matcher(t).matches()
+                            : knownTypes != null && !knownTypes.contains(t))
+                    .toList();
             if (!bad.isEmpty()) {
-                throw invalid("unknown types in filter: " + String.join(", ", bad),
-                        bad.stream().map(t -> "types:" + t).toList(), knownTypes);
+                throw invalid(
+                        "unknown types in filter: " + String.join(", ", bad),
+                        bad.stream().map(t -> "types:" + t).toList(),
+                        knownTypes);
             }
         }
         Instant since = instant(node, "since", knownTypes);
@@ -159,13 +179,17 @@ public final class Filter {
     public Widening widening(Filter inline) {
         for (Clause c : inline.alternatives) {
             for (Map.Entry<String, List<String>> e : c.lists().entrySet()) {
-                List<String> outside = e.getValue().stream().filter(v -> !passesValue(e.getKey(), v)).toList();
+                List<String> outside = e.getValue().stream()
+                        .filter(v -> !passesValue(e.getKey(), v))
+                        .toList();
                 if (!outside.isEmpty()) {
                     return new Widening(e.getKey(), outside);
                 }
             }
             for (Map.Entry<String, List<String>> e : c.tags().entrySet()) {
-                List<String> outside = e.getValue().stream().filter(v -> !passesValue("#" + e.getKey(), v)).toList();
+                List<String> outside = e.getValue().stream()
+                        .filter(v -> !passesValue("#" + e.getKey(), v))
+                        .toList();
                 if (!outside.isEmpty()) {
                     return new Widening("#" + e.getKey(), outside);
                 }
@@ -181,8 +205,7 @@ public final class Filter {
     }
 
     /** An inline filter's key and the values under it that the stored filter does not pass. */
-    public record Widening(String key, List<String> outside) {
-    }
+    public record Widening(String key, List<String> outside) {}
 
     private boolean passesValue(String key, String value) {
         for (Filter f : alsoRequired) {
@@ -194,7 +217,9 @@ public final class Filter {
             return true;
         }
         for (Clause c : alternatives) {
-            List<String> stored = key.startsWith("#") ? c.tags().get(key.substring(1)) : c.lists().get(key);
+            List<String> stored = key.startsWith("#")
+                    ? c.tags().get(key.substring(1))
+                    : c.lists().get(key);
             if (stored == null || key.startsWith("#") && stored.isEmpty() || covers(key, stored, value)) {
                 return true;
             }
@@ -264,7 +289,9 @@ public final class Filter {
         }
         if (c.since() != null || c.until() != null) {
             Instant time = Times.parseOrNull(Json.text(o, "time"));
-            if (time == null || c.since() != null && time.isBefore(c.since()) || c.until() != null && time.isAfter(c.until())) {
+            if (time == null
+                    || c.since() != null && time.isBefore(c.since())
+                    || c.until() != null && time.isAfter(c.until())) {
                 return false;
             }
         }
@@ -313,7 +340,9 @@ public final class Filter {
             return false;
         }
         for (String w : wanted) {
-            if (key.equals("types") && w.endsWith("*") ? value.startsWith(w.substring(0, w.length() - 1)) : w.equals(value)) {
+            if (key.equals("types") && w.endsWith("*")
+                    ? value.startsWith(w.substring(0, w.length() - 1))
+                    : w.equals(value)) {
                 return true;
             }
         }
@@ -341,12 +370,16 @@ public final class Filter {
         return out;
     }
 
-    private static void checkVocabulary(Map<String, List<String>> lists, String key, List<String> vocabulary, List<String> knownTypes) {
+    private static void checkVocabulary(
+            Map<String, List<String>> lists, String key, List<String> vocabulary, List<String> knownTypes) {
         List<String> values = lists.get(key);
         if (values == null) {
             return;
         }
-        List<String> bad = values.stream().filter(v -> !vocabulary.contains(v)).map(v -> key + ":" + v).toList();
+        List<String> bad = values.stream()
+                .filter(v -> !vocabulary.contains(v))
+                .map(v -> key + ":" + v)
+                .toList();
         if (!bad.isEmpty()) {
             throw invalid("invalid filter values: " + String.join(", ", bad), bad, knownTypes);
         }

@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -44,7 +43,9 @@ public final class Json {
     }
 
     public static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_READ_NESTING).build())
+            .streamReadConstraints(StreamReadConstraints.builder()
+                    .maxNestingDepth(MAX_READ_NESTING)
+                    .build())
             .build());
 
     /**
@@ -52,13 +53,14 @@ public final class Json {
      * object.
      */
     private static final ObjectMapper INPUT = new ObjectMapper(JsonFactory.builder()
-            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_INPUT_NESTING).build())
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .build())
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            .maxNestingDepth(MAX_INPUT_NESTING)
+                            .build())
+                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                    .build())
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-    private Json() {
-    }
+    private Json() {}
 
     public static ObjectNode object() {
         return JsonNodeFactory.instance.objectNode();
@@ -161,8 +163,11 @@ public final class Json {
             if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
                 i++;
             } else if (Character.isSurrogate(c)) {
-                throw ProtocolException.of(ErrorCode.INVALID, "text at " + pathOrRoot(path)
-                        + " holds a lone UTF-16 surrogate, which UTF-8 cannot store").with("field", pathOrRoot(path));
+                throw ProtocolException.of(
+                                ErrorCode.INVALID,
+                                "text at " + pathOrRoot(path)
+                                        + " holds a lone UTF-16 surrogate, which UTF-8 cannot store")
+                        .with("field", pathOrRoot(path));
             }
         }
     }
@@ -208,12 +213,14 @@ public final class Json {
             return null;
         }
         if (!v.isArray()) {
-            throw ProtocolException.of(ErrorCode.INVALID, field + " must be an array of strings").with("field", field);
+            throw ProtocolException.of(ErrorCode.INVALID, field + " must be an array of strings")
+                    .with("field", field);
         }
         List<String> out = new ArrayList<>();
         for (JsonNode item : v) {
             if (!item.isTextual()) {
-                throw ProtocolException.of(ErrorCode.INVALID, field + " must be an array of strings").with("field", field);
+                throw ProtocolException.of(ErrorCode.INVALID, field + " must be an array of strings")
+                        .with("field", field);
             }
             out.add(item.asText());
         }

@@ -5,8 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** JSON-RPC 2.0 reply envelopes, shared by the gateway's {@code /rpc} and {@code /mcp} and the stdio MCP server. */
 public final class JsonRpc {
-    private JsonRpc() {
-    }
+    private JsonRpc() {}
 
     public static ObjectNode success(JsonNode id, JsonNode result) {
         ObjectNode r = envelope(id);

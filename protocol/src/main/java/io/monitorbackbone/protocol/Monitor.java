@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.List;
 
 /**
@@ -48,7 +47,6 @@ public record Monitor(
     public int deliveryCountLimitOrDefault() {
         return deliveryCountLimit != null ? deliveryCountLimit : DEFAULT_DELIVERY_COUNT_LIMIT;
     }
-
 
     public boolean active() {
         return !paused && !retired;

@@ -2,7 +2,6 @@ package io.monitorbackbone.protocol;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -18,24 +17,38 @@ import java.util.TreeMap;
 public final class ProtocolRows {
     public static final String GUARD = "system:guard";
 
-    private ProtocolRows() {
-    }
+    private ProtocolRows() {}
 
     /**
      * @param humanVouched the request proved it comes from the monitor's human owner: an attested monitor and its owner
      *                     token. Only then may a {@code human:} actor keep the human origin.
      */
-    public static Draft row(Monitor monitor, String type, String actor, String subject, ObjectNode payload,
-                            boolean humanVouched, Instant now) {
-        return row(monitor.id(), monitor.attested(), monitor.horizon(), type, actor, subject, payload, humanVouched, now);
+    public static Draft row(
+            Monitor monitor,
+            String type,
+            String actor,
+            String subject,
+            ObjectNode payload,
+            boolean humanVouched,
+            Instant now) {
+        return row(
+                monitor.id(), monitor.attested(), monitor.horizon(), type, actor, subject, payload, humanVouched, now);
     }
 
     /**
      * The same row for a writer that knows a monitor only by the few fields a row carries (the leases service keeps
      * no monitor definitions).
      */
-    public static Draft row(String monitorId, boolean attested, String horizon, String type, String actor, String subject,
-                            ObjectNode payload, boolean humanVouched, Instant now) {
+    public static Draft row(
+            String monitorId,
+            boolean attested,
+            String horizon,
+            String type,
+            String actor,
+            String subject,
+            ObjectNode payload,
+            boolean humanVouched,
+            Instant now) {
         String origin = Provenance.inferOrigin(actor);
         if ("human".equals(origin) && !humanVouched) {
             origin = "agent";
@@ -66,8 +79,15 @@ public final class ProtocolRows {
      * An observation the server derived from another by a mechanical rule: tier {@code derived}, the rule and the
      * source observation named in provenance.
      */
-    public static Draft derived(Monitor monitor, String type, String actor, String subject, ObjectNode payload, String rule,
-                                long fromSeq, Instant now) {
+    public static Draft derived(
+            Monitor monitor,
+            String type,
+            String actor,
+            String subject,
+            ObjectNode payload,
+            String rule,
+            long fromSeq,
+            Instant now) {
         Draft d = row(monitor, type, actor, subject, payload, false, now);
         ObjectNode provenance = (ObjectNode) d.data().get("provenance");
         provenance.put("tier", "derived");
@@ -75,11 +95,20 @@ public final class ProtocolRows {
         ObjectNode from = provenance.withArray("wasDerivedFrom").addObject();
         from.put("source", "monitor:" + monitor.id());
         from.put("id", Long.toString(fromSeq));
-        return new Draft(d.type(), d.subject(), d.time(), "derived", d.origin(), d.verified(), d.horizon(), d.actor(), d.data());
+        return new Draft(
+                d.type(), d.subject(), d.time(), "derived", d.origin(), d.verified(), d.horizon(), d.actor(), d.data());
     }
 
-    public static Draft configured(Monitor after, ObjectNode servedAfter, String action, String beforeDigest, JsonNode diff,
-                                   String rule, String reason, boolean ownerVouched, Instant now) {
+    public static Draft configured(
+            Monitor after,
+            ObjectNode servedAfter,
+            String action,
+            String beforeDigest,
+            JsonNode diff,
+            String rule,
+            String reason,
+            boolean ownerVouched,
+            Instant now) {
         ObjectNode payload = Json.object();
         payload.put("action", action);
         payload.put("before_digest", beforeDigest);
@@ -88,12 +117,19 @@ public final class ProtocolRows {
         payload.put("rule", rule);
         payload.put("reason", reason);
         payload.put("actor", after.owner());
-        return row(after, Vocabulary.CONFIGURED, after.owner(), null, payload,
-                ownerVouched && after.attested() && after.ownerIsHuman(), now);
+        return row(
+                after,
+                Vocabulary.CONFIGURED,
+                after.owner(),
+                null,
+                payload,
+                ownerVouched && after.attested() && after.ownerIsHuman(),
+                now);
     }
 
     /** A refused publish, kept as evidence with the raw request body. */
-    public static Draft rejected(Monitor monitor, ProtocolException refusal, JsonNode raw, String actor, String subject, Instant now) {
+    public static Draft rejected(
+            Monitor monitor, ProtocolException refusal, JsonNode raw, String actor, String subject, Instant now) {
         ObjectNode payload = Json.object();
         payload.put("code", refusal.code().name());
         payload.put("reason", refusal.getMessage());
@@ -118,7 +154,9 @@ public final class ProtocolRows {
     public static Draft undecodable(String monitorId, int bytes, String reason, Instant appendedAt) {
         ObjectNode payload = Json.object();
         String why = reason == null ? "unknown" : reason;
-        payload.put("reason", why.length() > UNDECODABLE_REASON_LIMIT ? why.substring(0, UNDECODABLE_REASON_LIMIT) + "..." : why);
+        payload.put(
+                "reason",
+                why.length() > UNDECODABLE_REASON_LIMIT ? why.substring(0, UNDECODABLE_REASON_LIMIT) + "..." : why);
         payload.put("bytes", bytes);
         return row(monitorId, false, "event", Vocabulary.UNDECODABLE, READER, null, payload, false, appendedAt);
     }
@@ -128,8 +166,8 @@ public final class ProtocolRows {
         TreeMap<String, JsonNode> sorted = new TreeMap<>();
         servedMonitor.fields().forEachRemaining(e -> sorted.put(e.getKey(), e.getValue()));
         try {
-            byte[] hash = MessageDigest.getInstance("SHA-256").digest(
-                    Json.MAPPER.writeValueAsString(sorted).getBytes(StandardCharsets.UTF_8));
+            byte[] hash = MessageDigest.getInstance("SHA-256")
+                    .digest(Json.MAPPER.writeValueAsString(sorted).getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(hash);
         } catch (NoSuchAlgorithmException | com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);

@@ -2,8 +2,7 @@ package io.monitorbackbone.protocol;
 
 /** The provenance ladders: what an actor's name implies, and the defaults each origin gets. */
 public final class Provenance {
-    private Provenance() {
-    }
+    private Provenance() {}
 
     /** The origin an actor's prefix implies; anything unrecognised is an agent. */
     public static String inferOrigin(String actor) {

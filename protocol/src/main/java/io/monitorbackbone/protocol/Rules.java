@@ -3,7 +3,6 @@ package io.monitorbackbone.protocol;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,10 +18,10 @@ public final class Rules {
     public static final String ACTOR = "system:rules";
     public static final String TYPE_PREFIX = "io.monitorbackbone.rule.";
     public static final List<String> TYPES = List.of("log", "annotate", "label", "escalate", "notify", "run").stream()
-            .map(a -> TYPE_PREFIX + a).toList();
+            .map(a -> TYPE_PREFIX + a)
+            .toList();
 
-    private Rules() {
-    }
+    private Rules() {}
 
     /** Checks a rules array and fills in what a served rule must carry ({@code when} defaults to match-all). */
     public static ArrayNode normalize(JsonNode rules) {
@@ -35,9 +34,13 @@ public final class Rules {
         }
         for (JsonNode rule : rules) {
             String then = Json.text(rule, "then");
-            if (!rule.isObject() || !rule.path("id").isTextual() || then == null || !Vocabulary.RULE_THEN.matcher(then).matches()) {
-                throw ProtocolException.of(ErrorCode.UNKNOWN_VOCABULARY,
-                        "each rule needs an id and then: log | annotate | label | escalate:<subscription> | run:<ref> | notify:human")
+            if (!rule.isObject()
+                    || !rule.path("id").isTextual()
+                    || then == null
+                    || !Vocabulary.RULE_THEN.matcher(then).matches()) {
+                throw ProtocolException.of(
+                                ErrorCode.UNKNOWN_VOCABULARY,
+                                "each rule needs an id and then: log | annotate | label | escalate:<subscription> | run:<ref> | notify:human")
                         .with("invalid", List.of("rules.then:" + then));
             }
             ObjectNode copy = ((ObjectNode) rule).deepCopy();
@@ -84,7 +87,8 @@ public final class Rules {
             if (action.equals("run")) {
                 payload.put("executed", false);
             }
-            out.add(ProtocolRows.derived(monitor, TYPE_PREFIX + action, ACTOR, published.subject(), payload, ruleRef, seq, now));
+            out.add(ProtocolRows.derived(
+                    monitor, TYPE_PREFIX + action, ACTOR, published.subject(), payload, ruleRef, seq, now));
         }
         return out;
     }

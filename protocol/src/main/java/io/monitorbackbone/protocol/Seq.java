@@ -5,8 +5,7 @@ package io.monitorbackbone.protocol;
  * observation and any number of writers get distinct, increasing seqs from the broker.
  */
 public final class Seq {
-    private Seq() {
-    }
+    private Seq() {}
 
     public static long fromOffset(long offset) {
         return offset + 1;

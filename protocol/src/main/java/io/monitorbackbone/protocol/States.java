@@ -2,7 +2,6 @@ package io.monitorbackbone.protocol;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.confidence.Confidence;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,8 +17,7 @@ public final class States {
     /** How long a reader may keep a rendered state: ages move every second, counters with every publish. */
     public static final long TTL_MS = 60_000;
 
-    private States() {
-    }
+    private States() {}
 
     /**
      * What the gateway knows besides the log's fold.
@@ -30,9 +28,8 @@ public final class States {
      * @param delivered            observations delivered to its subscriptions (counted, not a seq distance)
      * @param lastPull             the latest pull of an active subscription, or null
      */
-    public record Context(long head, long retentionFloor, int activeSubscriptions, long delivered, Instant lastPull,
-                          Instant now) {
-    }
+    public record Context(
+            long head, long retentionFloor, int activeSubscriptions, long delivered, Instant lastPull, Instant now) {}
 
     public static ObjectNode render(Monitor monitor, Aggregate a, Context c) {
         ObjectNode s = Json.object();
@@ -66,8 +63,11 @@ public final class States {
         ages.put("since_last_source_contact_s", secondsSince(a.lastSourceContact(), c.now()));
         s.put("contradictions_open", a.contradictionsOpen());
 
-        Confidence.Assessment assessment = Confidence.assess(a.corroboration().value(), a.trackRecord().value(),
-                a.independence().value(a.corroboration(), a.actors()), a.contradictionsOpen());
+        Confidence.Assessment assessment = Confidence.assess(
+                a.corroboration().value(),
+                a.trackRecord().value(),
+                a.independence().value(a.corroboration(), a.actors()),
+                a.contradictionsOpen());
         ObjectNode confidence = s.putObject("confidence");
         if (assessment.value() == null) {
             confidence.putNull("value");

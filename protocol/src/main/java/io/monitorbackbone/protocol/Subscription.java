@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -31,13 +30,35 @@ public record Subscription(
         String tokenHash) {
 
     public Subscription retired() {
-        return new Subscription(id, monitor, subscriber, filter, capabilities, resetPolicy, protocol, sink,
-                retireAfterMuteSeconds, created, false, tokenHash);
+        return new Subscription(
+                id,
+                monitor,
+                subscriber,
+                filter,
+                capabilities,
+                resetPolicy,
+                protocol,
+                sink,
+                retireAfterMuteSeconds,
+                created,
+                false,
+                tokenHash);
     }
 
     public Subscription rekeyed(String newTokenHash) {
-        return new Subscription(id, monitor, subscriber, filter, capabilities, resetPolicy, protocol, sink,
-                retireAfterMuteSeconds, created, active, newTokenHash);
+        return new Subscription(
+                id,
+                monitor,
+                subscriber,
+                filter,
+                capabilities,
+                resetPolicy,
+                protocol,
+                sink,
+                retireAfterMuteSeconds,
+                created,
+                active,
+                newTokenHash);
     }
 
     public boolean tokenIs(String bearer) {
@@ -67,7 +88,8 @@ public record Subscription(
      * What a credential may hold on a monitor: everything the monitor offers for its owner or a shared monitor's
      * subscribe token, otherwise its {@code default_grant} plus what this subscriber already held.
      */
-    public static List<String> grant(Monitor monitor, boolean privileged, List<String> requested, List<String> alreadyHeld) {
+    public static List<String> grant(
+            Monitor monitor, boolean privileged, List<String> requested, List<String> alreadyHeld) {
         LinkedHashSet<String> allowed = new LinkedHashSet<>();
         if (privileged) {
             allowed.addAll(monitor.capabilities());
@@ -78,7 +100,8 @@ public record Subscription(
         List<String> missing = new ArrayList<>(requested);
         missing.removeAll(allowed);
         if (!missing.isEmpty()) {
-            throw ProtocolException.of(ErrorCode.CAPABILITY_MISSING,
+            throw ProtocolException.of(
+                            ErrorCode.CAPABILITY_MISSING,
                             "this credential may be granted " + List.copyOf(allowed) + "; asked " + missing)
                     .with("granted", List.copyOf(allowed))
                     .with("monitor_capabilities", monitor.capabilities());

@@ -11,8 +11,7 @@ public final class Times {
     private static final DateTimeFormatter MILLIS =
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
 
-    private Times() {
-    }
+    private Times() {}
 
     public static String format(Instant instant) {
         return MILLIS.format(instant.truncatedTo(ChronoUnit.MILLIS));

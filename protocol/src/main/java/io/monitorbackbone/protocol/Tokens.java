@@ -12,8 +12,7 @@ public final class Tokens {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final int TOKEN_BYTES = 24;
 
-    private Tokens() {
-    }
+    private Tokens() {}
 
     public static String mint() {
         byte[] bytes = new byte[TOKEN_BYTES];

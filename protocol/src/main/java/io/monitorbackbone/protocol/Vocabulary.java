@@ -16,7 +16,8 @@ public final class Vocabulary {
     public static final List<String> HORIZONS = List.of("event", "minute", "hour", "day", "week", "month");
     public static final List<String> CAPABILITIES = List.of("observe", "react", "act");
     public static final List<String> VISIBILITIES = List.of("private", "shared", "public");
-    public static final List<String> SOURCE_KINDS = List.of("shell", "ws", "http", "file", "feed", "cir", "formula", "log");
+    public static final List<String> SOURCE_KINDS =
+            List.of("shell", "ws", "http", "file", "feed", "cir", "formula", "log");
     public static final List<String> PROTOCOLS = List.of("pull", "http", "mcp");
     public static final List<String> RESET_POLICIES = List.of("earliest", "latest", "none");
 
@@ -35,8 +36,18 @@ public final class Vocabulary {
      * foreign producer's bytes, a damaged record), so the row keeps its seq and is counted instead of being skipped.
      */
     public static final String UNDECODABLE = PROTOCOL_TYPE_PREFIX + "undecodable";
-    public static final List<String> PROTOCOL_TYPES = List.of(CONFIGURED, SUBSCRIBED, SUBSCRIPTION_RETIRED, LEASE, STATE,
-            BOOKMARK, REJECTED, CONTRADICTION, CONTRADICTION_RESOLVED, UNDECODABLE);
+
+    public static final List<String> PROTOCOL_TYPES = List.of(
+            CONFIGURED,
+            SUBSCRIBED,
+            SUBSCRIPTION_RETIRED,
+            LEASE,
+            STATE,
+            BOOKMARK,
+            REJECTED,
+            CONTRADICTION,
+            CONTRADICTION_RESOLVED,
+            UNDECODABLE);
 
     /**
      * {@code [\w.-]{2,64}} with ASCII word characters, as the protocol's reference regex means it, and not dots only: the
@@ -46,16 +57,17 @@ public final class Vocabulary {
     public static final Pattern MONITOR_ID = Pattern.compile("^(?!\\.+$)[A-Za-z0-9_.-]{2,64}$");
     /** What a refused id is told. */
     public static final String MONITOR_ID_RULE = "id must match [A-Za-z0-9_.-]{2,64} and not be dots only";
+
     public static final Pattern TYPE = Pattern.compile("^[a-z0-9]+(\\.[a-z0-9_-]+)+$");
     /**
      * A subject names a thing (a build, a host, a job); it keys leases and their Kafka records, so it is bounded well
      * below Kafka's record size.
      */
     public static final int MAX_SUBJECT_LENGTH = 1024;
+
     public static final Pattern RULE_THEN = Pattern.compile("^(log|annotate|label|escalate:.+|run:.+|notify:human)$");
 
-    private Vocabulary() {
-    }
+    private Vocabulary() {}
 
     /**
      * Collects {@code field:value} for every value outside its vocabulary; call {@link #throwIfAny()} once all
@@ -94,7 +106,8 @@ public final class Vocabulary {
 
         public void throwIfAny() {
             if (!invalid.isEmpty()) {
-                throw ProtocolException.of(ErrorCode.UNKNOWN_VOCABULARY, "invalid values: " + String.join(", ", invalid))
+                throw ProtocolException.of(
+                                ErrorCode.UNKNOWN_VOCABULARY, "invalid values: " + String.join(", ", invalid))
                         .with("invalid", invalid)
                         .with("known", known);
             }

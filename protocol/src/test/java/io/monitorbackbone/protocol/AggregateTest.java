@@ -1,13 +1,12 @@
 package io.monitorbackbone.protocol;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.confidence.Actors;
 import io.monitorbackbone.protocol.confidence.Contradictions;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class AggregateTest {
     private static final String PLAIN = "{\"owner\":\"agent:owner\"}";
@@ -34,22 +33,28 @@ class AggregateTest {
     void lastFollowsEveryRowButSourceContactOnlyAProducersPublish() {
         Instant published = LogFixture.T0.plusSeconds(10);
         LogFixture log = LogFixture.of(PLAIN, false)
-                .at(published).publish("{\"type\":\"demo.note\",\"time\":\"2026-11-29T17:00:00Z\"}")
-                .at(published.plusSeconds(5)).row(Vocabulary.SUBSCRIBED, "agent:r", null, "{}");
+                .at(published)
+                .publish("{\"type\":\"demo.note\",\"time\":\"2026-11-29T17:00:00Z\"}")
+                .at(published.plusSeconds(5))
+                .row(Vocabulary.SUBSCRIBED, "agent:r", null, "{}");
 
         Aggregate a = log.aggregate();
 
         assertThat(a.lastType()).isEqualTo(Vocabulary.SUBSCRIBED);
         assertThat(a.lastTime()).isEqualTo("2026-11-29T18:00:15.000Z");
         assertThat(a.lastSourceTime()).isEqualTo("2026-11-29T17:00:00Z");
-        assertThat(a.lastSourceContact()).as("contact is when the log got it, not the time the producer claims")
+        assertThat(a.lastSourceContact())
+                .as("contact is when the log got it, not the time the producer claims")
                 .isEqualTo("2026-11-29T18:00:10.000Z");
     }
 
     @Test
     void withoutAnAppendTimeSourceContactIsTheObservationsTime() {
-        ObjectNode served = Publications.resolve(LogFixture.of(PLAIN, false).monitor(),
-                LogFixture.body("{\"type\":\"demo.note\"}"), LogFixture.T0).served("w-1", 1, false);
+        ObjectNode served = Publications.resolve(
+                        LogFixture.of(PLAIN, false).monitor(),
+                        LogFixture.body("{\"type\":\"demo.note\"}"),
+                        LogFixture.T0)
+                .served("w-1", 1, false);
 
         Aggregate a = Aggregate.EMPTY.apply(1, served);
 
@@ -58,8 +63,10 @@ class AggregateTest {
 
     @Test
     void aRedeliveredSeqChangesNothing() {
-        LogFixture log = LogFixture.of(PLAIN, false).publish("{\"type\":\"demo.note\"}").publish("{\"type\":\"demo.note\"}");
-        ObjectNode again = Publications.resolve(log.monitor(), LogFixture.body("{\"type\":\"demo.other\"}"), LogFixture.T0)
+        LogFixture log =
+                LogFixture.of(PLAIN, false).publish("{\"type\":\"demo.note\"}").publish("{\"type\":\"demo.note\"}");
+        ObjectNode again = Publications.resolve(
+                        log.monitor(), LogFixture.body("{\"type\":\"demo.other\"}"), LogFixture.T0)
                 .served("w-1", 2, true);
 
         Aggregate a = log.aggregate().apply(2, again);
@@ -69,7 +76,9 @@ class AggregateTest {
 
     @Test
     void skippedSeqsAreNotCounted() {
-        LogFixture log = LogFixture.of(PLAIN, false).publish("{\"type\":\"demo.note\"}").skipSeqs(3)
+        LogFixture log = LogFixture.of(PLAIN, false)
+                .publish("{\"type\":\"demo.note\"}")
+                .skipSeqs(3)
                 .publish("{\"type\":\"demo.note\"}");
 
         assertThat(log.aggregate().observations()).isEqualTo(2);
@@ -107,8 +116,11 @@ class AggregateTest {
     @Test
     void actorsDeclaredIndependentAreNotActorsOfTheLogUntilTheyAppearInIt() {
         LogFixture log = LogFixture.of("{\"owner\":\"human:alice\"}", true)
-                .configure("{\"source\":{\"kind\":\"log\",\"ref\":\"x\",\"settings\":{\"independent_actors\":[\"probe:a\",\"probe:b\"]}}}");
-        assertThat(log.aggregate().distinctActors()).as("only the owner, who made the change").isEqualTo(1);
+                .configure(
+                        "{\"source\":{\"kind\":\"log\",\"ref\":\"x\",\"settings\":{\"independent_actors\":[\"probe:a\",\"probe:b\"]}}}");
+        assertThat(log.aggregate().distinctActors())
+                .as("only the owner, who made the change")
+                .isEqualTo(1);
 
         log.publish("{\"type\":\"demo.note\",\"actor\":\"probe:b\"}");
 
@@ -121,10 +133,14 @@ class AggregateTest {
                 .publish("{\"type\":\"demo.claim.contradiction\",\"subject\":\"a\"}")
                 .publish("{\"type\":\"demo.claim.contradiction\",\"subject\":\"b\"}")
                 .publish("{\"type\":\"demo.claim.contradiction\",\"subject\":\"a\"}");
-        assertThat(log.aggregate().contradictionsOpen()).as("a second contradiction on an open subject").isEqualTo(2);
+        assertThat(log.aggregate().contradictionsOpen())
+                .as("a second contradiction on an open subject")
+                .isEqualTo(2);
 
         log.publish("{\"type\":\"demo.claim.contradiction_resolved\",\"subject\":\"c\"}");
-        assertThat(log.aggregate().contradictionsOpen()).as("resolving what was never open").isEqualTo(2);
+        assertThat(log.aggregate().contradictionsOpen())
+                .as("resolving what was never open")
+                .isEqualTo(2);
 
         log.publish("{\"type\":\"demo.claim.contradiction_resolved\",\"subject\":\"a\"}");
 
@@ -158,7 +174,9 @@ class AggregateTest {
 
     @Test
     void rowsWithoutProvenanceAreCounted() {
-        LogFixture log = LogFixture.of(PLAIN, false).publish("{\"type\":\"demo.note\"}").unprovenanced("demo.bridged", "agent:k");
+        LogFixture log = LogFixture.of(PLAIN, false)
+                .publish("{\"type\":\"demo.note\"}")
+                .unprovenanced("demo.bridged", "agent:k");
 
         assertThat(log.aggregate().unprovenanced()).isEqualTo(1);
         assertThat(log.aggregate().lastSourceContact()).isNotNull();
@@ -167,10 +185,12 @@ class AggregateTest {
     @Test
     void itRoundTripsThroughJsonUnchanged() {
         LogFixture log = LogFixture.of("{\"owner\":\"human:alice\",\"horizon\":\"hour\"}", true)
-                .configure("{\"source\":{\"kind\":\"log\",\"ref\":\"x\",\"settings\":{\"independent_actors\":[\"probe:a\",\"probe:b\"]}}}")
+                .configure(
+                        "{\"source\":{\"kind\":\"log\",\"ref\":\"x\",\"settings\":{\"independent_actors\":[\"probe:a\",\"probe:b\"]}}}")
                 .publish("{\"type\":\"demo.v\",\"subject\":\"s\",\"actor\":\"probe:a\",\"data\":{\"v\":1}}")
                 .publish("{\"type\":\"demo.v\",\"subject\":\"s\",\"actor\":\"probe:b\",\"data\":{\"v\":1}}")
-                .publish("{\"type\":\"demo.v\",\"tier\":\"falsified\",\"actor\":\"agent:c\",\"supersedes\":{\"source\":\"monitor:w-1\",\"id\":\"2\"}}")
+                .publish(
+                        "{\"type\":\"demo.v\",\"tier\":\"falsified\",\"actor\":\"agent:c\",\"supersedes\":{\"source\":\"monitor:w-1\",\"id\":\"2\"}}")
                 .publish("{\"type\":\"demo.claim.contradiction\",\"subject\":\"s\"}")
                 .rejected("{}");
 
@@ -207,8 +227,15 @@ class AggregateTest {
         assertThat(a.observations()).isEqualTo(3);
         assertThat(a.actors()).isEqualTo(Actors.NONE);
         assertThat(a.types()).isEmpty();
-        assertThat(a.apply(4, Publications.resolve(LogFixture.of(PLAIN, false).monitor(),
-                LogFixture.body("{\"type\":\"demo.note\"}"), LogFixture.T0).served("w-1", 4, false)).observations()).isEqualTo(4);
+        assertThat(a.apply(
+                                4,
+                                Publications.resolve(
+                                                LogFixture.of(PLAIN, false).monitor(),
+                                                LogFixture.body("{\"type\":\"demo.note\"}"),
+                                                LogFixture.T0)
+                                        .served("w-1", 4, false))
+                        .observations())
+                .isEqualTo(4);
     }
 
     @Test
@@ -221,8 +248,9 @@ class AggregateTest {
                 log.publish("{\"type\":\"demo.contradiction\",\"subject\":\"s" + i + "\"}");
             }
             if (i % 11 == 0) {
-                log.publish("{\"type\":\"demo.v\",\"tier\":\"falsified\",\"supersedes\":{\"source\":\"monitor:w-1\",\"id\":\""
-                        + (log.seq() - 400) + "\"}}");
+                log.publish(
+                        "{\"type\":\"demo.v\",\"tier\":\"falsified\",\"supersedes\":{\"source\":\"monitor:w-1\",\"id\":\""
+                                + (log.seq() - 400) + "\"}}");
             }
         }
 

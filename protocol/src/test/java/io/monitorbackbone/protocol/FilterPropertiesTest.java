@@ -1,5 +1,9 @@
 package io.monitorbackbone.protocol;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
@@ -10,15 +14,6 @@ import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.Tuple;
-import net.jqwik.api.constraints.IntRange;
-
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -32,10 +27,14 @@ import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.assertj.core.api.Assertions.catchThrowable;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import net.jqwik.api.constraints.IntRange;
 
 /**
  * Properties of {@link Filter} over a small alphabet of observations and filters, so that generated filters hit and
@@ -49,24 +48,52 @@ class FilterPropertiesTest {
     // --- the alphabet ---------------------------------------------------------------------------------------------
 
     static final List<String> MONITOR_IDS = List.of("w-1", "w-2", "ops");
-    static final List<String> TYPES = List.of("demo.a", "demo.b", "demo.b.c", "demo.bc", "demox.y", "other.x", "other.demo.a");
+    static final List<String> TYPES =
+            List.of("demo.a", "demo.b", "demo.b.c", "demo.bc", "demox.y", "other.x", "other.demo.a");
     static final List<String> TYPE_PREFIXES =
             List.of("demo.*", "demo.b.*", "demo.b*", "demo*", "other.*", "other.demo.*", "ai.*", "demo.b.c.*");
     static final List<String> SOURCES = List.of("monitor:w-1", "monitor:w-2", "monitor:ops", "w-1", "monitor:");
     static final List<String> SUBJECTS = List.of("build-1", "build-10", "Build-1", "deploy/prod", "x");
-    static final List<String> ACTORS =
-            List.of("human:alice", "human:bob", "agent:claude", "probe:ci", "system:cron", "webhook:gh", "hook:gh", "bot");
+    static final List<String> ACTORS = List.of(
+            "human:alice", "human:bob", "agent:claude", "probe:ci", "system:cron", "webhook:gh", "hook:gh", "bot");
     static final List<String> STATUSES = List.of("ok", "Failed", "flaky build", "TIMEOUT", "retry-2");
     static final List<String> TAG_NAMES = List.of("branch", "env", "monitor", "origin", "missing");
-    static final List<String> TAG_VALUES = Arrays.asList("main", "dev", "Main", "prod", "staging", "w-1", "human", "agent", null);
+    static final List<String> TAG_VALUES =
+            Arrays.asList("main", "dev", "Main", "prod", "staging", "w-1", "human", "agent", null);
     /** Stands for a tag published as JSON {@code null}, as opposed to a tag left out (Java null). */
     static final String JSON_NULL = "(json null)";
 
     static final List<String> EXACT_KEYS = List.of("sources", "subjects", "actors", "tiers", "origins", "horizons");
-    static final List<String> LIST_KEYS = List.of("types", "sources", "subjects", "actors", "tiers", "origins", "horizons",
-            "#branch", "#env", "#monitor", "#origin", "#missing");
-    static final List<String> FILTER_KEYS = List.of("types", "sources", "subjects", "actors", "tiers", "origins", "horizons",
-            "#branch", "#env", "#monitor", "#origin", "#missing", "since", "until", "text", "limit");
+    static final List<String> LIST_KEYS = List.of(
+            "types",
+            "sources",
+            "subjects",
+            "actors",
+            "tiers",
+            "origins",
+            "horizons",
+            "#branch",
+            "#env",
+            "#monitor",
+            "#origin",
+            "#missing");
+    static final List<String> FILTER_KEYS = List.of(
+            "types",
+            "sources",
+            "subjects",
+            "actors",
+            "tiers",
+            "origins",
+            "horizons",
+            "#branch",
+            "#env",
+            "#monitor",
+            "#origin",
+            "#missing",
+            "since",
+            "until",
+            "text",
+            "limit");
 
     /** Characters a text needle is made of: none of them is JSON syntax, so a needle cannot span two JSON tokens. */
     static final String NEEDLE_CHARS = "abdefiklmnoprstuxBFIOT-1/ .";
@@ -74,8 +101,7 @@ class FilterPropertiesTest {
     // --- observations ---------------------------------------------------------------------------------------------
 
     /** Who publishes where: the monitor (its id and horizon) and the actor with the tier it claims. */
-    record Who(String monitor, String horizon, String actor, String tier) {
-    }
+    record Who(String monitor, String horizon, String actor, String tier) {}
 
     /** One publish request; {@code branch}/{@code env} null means the tag is left out. */
     record Obs(Who who, String type, String subject, String time, String branch, String env, String status) {
@@ -98,7 +124,8 @@ class FilterPropertiesTest {
         }
 
         ObjectNode served() {
-            return Publications.resolve(monitor(who.monitor(), who.horizon()), body(), NOW).served(who.monitor(), 7, false);
+            return Publications.resolve(monitor(who.monitor(), who.horizon()), body(), NOW)
+                    .served(who.monitor(), 7, false);
         }
 
         private static void tag(ObjectNode tags, String name, String value) {
@@ -125,14 +152,25 @@ class FilterPropertiesTest {
     static Arbitrary<ZoneOffset> offsets() {
         return Arbitraries.frequencyOf(
                 Tuple.of(2, Arbitraries.just(ZoneOffset.UTC)),
-                Tuple.of(3, Arbitraries.of(ZoneOffset.ofHours(1), ZoneOffset.ofHours(-5), ZoneOffset.ofHoursMinutes(5, 30),
-                        ZoneOffset.ofHoursMinutes(-9, -30), ZoneOffset.ofHours(14), ZoneOffset.ofHours(-12))),
-                Tuple.of(3, Arbitraries.integers().between(-18 * 60, 18 * 60).map(m -> ZoneOffset.ofTotalSeconds(m * 60))));
+                Tuple.of(
+                        3,
+                        Arbitraries.of(
+                                ZoneOffset.ofHours(1),
+                                ZoneOffset.ofHours(-5),
+                                ZoneOffset.ofHoursMinutes(5, 30),
+                                ZoneOffset.ofHoursMinutes(-9, -30),
+                                ZoneOffset.ofHours(14),
+                                ZoneOffset.ofHours(-12))),
+                Tuple.of(
+                        3,
+                        Arbitraries.integers().between(-18 * 60, 18 * 60).map(m -> ZoneOffset.ofTotalSeconds(m * 60))));
     }
 
     static Arbitrary<Instant> instants() {
-        Arbitrary<Long> seconds = Arbitraries.longs().between(Instant.parse("2000-01-01T00:00:00Z").getEpochSecond(),
-                Instant.parse("2100-01-01T00:00:00Z").getEpochSecond());
+        Arbitrary<Long> seconds = Arbitraries.longs()
+                .between(
+                        Instant.parse("2000-01-01T00:00:00Z").getEpochSecond(),
+                        Instant.parse("2100-01-01T00:00:00Z").getEpochSecond());
         Arbitrary<Integer> nanos = Arbitraries.frequencyOf(
                 Tuple.of(3, Arbitraries.just(0)),
                 Tuple.of(2, Arbitraries.integers().between(0, 999).map(ms -> ms * 1_000_000)),
@@ -157,12 +195,24 @@ class FilterPropertiesTest {
 
     @Provide
     Arbitrary<Obs> observations() {
-        Arbitrary<Who> who = Combinators.combine(Arbitraries.of(MONITOR_IDS), Arbitraries.of(Vocabulary.HORIZONS),
-                Arbitraries.of(ACTORS), Arbitraries.of(Vocabulary.TIERS)).as(Who::new);
-        Arbitrary<String> statuses = Arbitraries.oneOf(Arbitraries.of(STATUSES),
+        Arbitrary<Who> who = Combinators.combine(
+                        Arbitraries.of(MONITOR_IDS),
+                        Arbitraries.of(Vocabulary.HORIZONS),
+                        Arbitraries.of(ACTORS),
+                        Arbitraries.of(Vocabulary.TIERS))
+                .as(Who::new);
+        Arbitrary<String> statuses = Arbitraries.oneOf(
+                Arbitraries.of(STATUSES),
                 Arbitraries.strings().withChars(NEEDLE_CHARS).ofMaxLength(10));
-        return Combinators.combine(who, Arbitraries.of(TYPES), Arbitraries.of(SUBJECTS).injectNull(0.15), times(),
-                tagValues(), Arbitraries.of("prod", "staging").injectNull(0.3), statuses).as(Obs::new);
+        return Combinators.combine(
+                        who,
+                        Arbitraries.of(TYPES),
+                        Arbitraries.of(SUBJECTS).injectNull(0.15),
+                        times(),
+                        tagValues(),
+                        Arbitraries.of("prod", "staging").injectNull(0.3),
+                        statuses)
+                .as(Obs::new);
     }
 
     // --- filters --------------------------------------------------------------------------------------------------
@@ -199,7 +249,8 @@ class FilterPropertiesTest {
     }
 
     static Arbitrary<String> needles() {
-        return Arbitraries.oneOf(Arbitraries.of("build", "BUILD-1", "fail", "alice", "ok", "prod", "", "x", "main"),
+        return Arbitraries.oneOf(
+                Arbitraries.of("build", "BUILD-1", "fail", "alice", "ok", "prod", "", "x", "main"),
                 Arbitraries.strings().withChars(NEEDLE_CHARS).ofMaxLength(4));
     }
 
@@ -238,8 +289,11 @@ class FilterPropertiesTest {
     /** Filters combined with {@link Filter#and}; a NullNode part stands for {@link Filter#ALL}. */
     @Provide
     Arbitrary<List<JsonNode>> combinedFilters() {
-        return Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.just((JsonNode) NullNode.getInstance())), Tuple.of(6, filters()))
-                .list().ofMinSize(1).ofMaxSize(3);
+        return Arbitraries.frequencyOf(
+                        Tuple.of(1, Arbitraries.just((JsonNode) NullNode.getInstance())), Tuple.of(6, filters()))
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(3);
     }
 
     static ArrayNode arrayOf(List<? extends JsonNode> nodes) {
@@ -302,11 +356,16 @@ class FilterPropertiesTest {
     void namingTheObservationsOwnValueMatchesIt(@ForAll("observations") Obs obs) {
         ObjectNode o = obs.served();
         for (String key : List.of("types", "sources", "actors", "tiers", "origins", "horizons")) {
-            assertThat(parse(single(key, array(List.of(field(o, key))))).matches(o)).as(key).isTrue();
-            assertThat(parse(single(key, TextNode.valueOf(field(o, key)))).matches(o)).as(key + " as one string").isTrue();
+            assertThat(parse(single(key, array(List.of(field(o, key))))).matches(o))
+                    .as(key)
+                    .isTrue();
+            assertThat(parse(single(key, TextNode.valueOf(field(o, key)))).matches(o))
+                    .as(key + " as one string")
+                    .isTrue();
         }
         if (obs.subject() != null) {
-            assertThat(parse(single("subjects", array(List.of(obs.subject())))).matches(o)).isTrue();
+            assertThat(parse(single("subjects", array(List.of(obs.subject())))).matches(o))
+                    .isTrue();
         }
         JsonNode tags = o.get("data").get("tags");
         tags.fieldNames().forEachRemaining(tag -> {
@@ -317,31 +376,47 @@ class FilterPropertiesTest {
             } else {
                 wanted.add(v.asText());
             }
-            assertThat(parse(single("#" + tag, wanted)).matches(o)).as("#" + tag).isTrue();
+            assertThat(parse(single("#" + tag, wanted)).matches(o))
+                    .as("#" + tag)
+                    .isTrue();
         });
         assertThat(parse(single("since", o.get("time"))).matches(o)).isTrue();
         assertThat(parse(single("until", o.get("time"))).matches(o)).isTrue();
-        assertThat(parse(single("text", TextNode.valueOf(obs.status()))).matches(o)).isTrue();
-        assertThat(parse(single("types", TextNode.valueOf(obs.type().substring(0, obs.type().indexOf('.') + 1) + "*"))).matches(o))
-                .as("the type's first segment as a prefix").isTrue();
+        assertThat(parse(single("text", TextNode.valueOf(obs.status()))).matches(o))
+                .isTrue();
+        assertThat(parse(single(
+                                "types",
+                                TextNode.valueOf(
+                                        obs.type().substring(0, obs.type().indexOf('.') + 1) + "*")))
+                        .matches(o))
+                .as("the type's first segment as a prefix")
+                .isTrue();
     }
 
     /** The exact keys compare whole values: no prefix, no substring, no case folding. */
     @Property
-    void exactKeysMatchOnlyEqualValues(@ForAll("observations") Obs obs, @ForAll @IntRange(max = 5) int keyIndex,
-                                       @ForAll("anyExactValue") String value) {
+    void exactKeysMatchOnlyEqualValues(
+            @ForAll("observations") Obs obs,
+            @ForAll @IntRange(max = 5) int keyIndex,
+            @ForAll("anyExactValue") String value) {
         ObjectNode o = obs.served();
         String key = EXACT_KEYS.get(keyIndex);
         String v = fitVocabulary(key, value);
-        assertThat(parse(single(key, array(List.of(v)))).matches(o)).as("%s %s", key, v).isEqualTo(v.equals(field(o, key)));
+        assertThat(parse(single(key, array(List.of(v)))).matches(o))
+                .as("%s %s", key, v)
+                .isEqualTo(v.equals(field(o, key)));
     }
 
     @Provide
     Arbitrary<String> anyExactValue() {
         List<String> all = new ArrayList<>();
         for (String key : EXACT_KEYS) {
-            all.addAll(key.equals("tiers") ? Vocabulary.TIERS : key.equals("origins") ? Vocabulary.ORIGINS
-                    : key.equals("horizons") ? Vocabulary.HORIZONS : List.of());
+            all.addAll(
+                    key.equals("tiers")
+                            ? Vocabulary.TIERS
+                            : key.equals("origins")
+                                    ? Vocabulary.ORIGINS
+                                    : key.equals("horizons") ? Vocabulary.HORIZONS : List.of());
         }
         all.addAll(SOURCES);
         all.addAll(SUBJECTS);
@@ -352,8 +427,8 @@ class FilterPropertiesTest {
 
     /** {@code #tag: [v...]} needs data.tags[tag] present and among the values; {@code #tag: []} only present. */
     @Property
-    void tagsMatchThePublishedTag(@ForAll("observations") Obs obs, @ForAll("tagNames") String tag,
-                                  @ForAll("tagLists") List<String> wanted) {
+    void tagsMatchThePublishedTag(
+            @ForAll("observations") Obs obs, @ForAll("tagNames") String tag, @ForAll("tagLists") List<String> wanted) {
         ObjectNode o = obs.served();
         JsonNode v = o.get("data").get("tags").get(tag);
         boolean expected = v != null && (wanted.isEmpty() || wanted.contains(v.isNull() ? null : v.textValue()));
@@ -384,9 +459,12 @@ class FilterPropertiesTest {
     }
 
     @Property
-    void valuesOr(@ForAll("observations") Obs obs, @ForAll("listKeys") String key, @ForAll("listValues") List<String> raw) {
+    void valuesOr(
+            @ForAll("observations") Obs obs, @ForAll("listKeys") String key, @ForAll("listValues") List<String> raw) {
         ObjectNode o = obs.served();
-        List<String> values = key.startsWith("#") ? raw : raw.stream().map(v -> v == null ? "x" : v).toList();
+        List<String> values = key.startsWith("#")
+                ? raw
+                : raw.stream().map(v -> v == null ? "x" : v).toList();
         if (!key.startsWith("#")) {
             values = values.stream().map(v -> fitVocabulary(key, v)).toList();
         }
@@ -394,7 +472,9 @@ class FilterPropertiesTest {
         for (String v : values) {
             any |= parse(single(key, array(Arrays.asList(v)))).matches(o);
         }
-        assertThat(parse(single(key, array(values))).matches(o)).as("%s %s", key, values).isEqualTo(any);
+        assertThat(parse(single(key, array(values))).matches(o))
+                .as("%s %s", key, values)
+                .isEqualTo(any);
     }
 
     /** The closed keys only take their vocabulary (anything else is refused); map a value into it. */
@@ -405,7 +485,8 @@ class FilterPropertiesTest {
             case "horizons" -> Vocabulary.HORIZONS;
             default -> null;
         };
-        return vocabulary == null || vocabulary.contains(value) ? value
+        return vocabulary == null || vocabulary.contains(value)
+                ? value
                 : vocabulary.get(Math.floorMod(value.hashCode(), vocabulary.size()));
     }
 
@@ -444,17 +525,21 @@ class FilterPropertiesTest {
     // --- 5. types -------------------------------------------------------------------------------------------------
 
     @Property
-    void typePrefixesMatchExactlyTheTypesThatStartWithThem(@ForAll("observations") Obs obs, @ForAll("typePrefixes") String prefix) {
+    void typePrefixesMatchExactlyTheTypesThatStartWithThem(
+            @ForAll("observations") Obs obs, @ForAll("typePrefixes") String prefix) {
         ObjectNode o = obs.served();
         String stem = prefix.substring(0, prefix.length() - 1);
-        assertThat(parse(single("types", array(List.of(prefix)))).matches(o)).isEqualTo(obs.type().startsWith(stem));
+        assertThat(parse(single("types", array(List.of(prefix)))).matches(o))
+                .isEqualTo(obs.type().startsWith(stem));
     }
 
     @Property
     void aConcreteTypeMatchesOnlyItself(@ForAll("observations") Obs obs, @ForAll("types") String type) {
         ObjectNode o = obs.served();
-        assertThat(parse(single("types", array(List.of(type)))).matches(o)).isEqualTo(obs.type().equals(type));
-        assertThat(Filter.parse(single("types", array(List.of(type))), TYPES).matches(o)).isEqualTo(obs.type().equals(type));
+        assertThat(parse(single("types", array(List.of(type)))).matches(o))
+                .isEqualTo(obs.type().equals(type));
+        assertThat(Filter.parse(single("types", array(List.of(type))), TYPES).matches(o))
+                .isEqualTo(obs.type().equals(type));
     }
 
     @Provide
@@ -470,8 +555,10 @@ class FilterPropertiesTest {
     // --- 6. narrowing ---------------------------------------------------------------------------------------------
 
     @Property
-    void andIsExactlyBothFilters(@ForAll("observations") Obs obs, @ForAll("combinedFilters") List<JsonNode> f,
-                                 @ForAll("combinedFilters") List<JsonNode> g) {
+    void andIsExactlyBothFilters(
+            @ForAll("observations") Obs obs,
+            @ForAll("combinedFilters") List<JsonNode> f,
+            @ForAll("combinedFilters") List<JsonNode> g) {
         ObjectNode o = obs.served();
         Filter ff = combined(f);
         Filter gg = combined(g);
@@ -485,10 +572,14 @@ class FilterPropertiesTest {
     // --- 7. since / until -----------------------------------------------------------------------------------------
 
     @Property
-    void sinceAndUntilAreInclusiveBoundsInAnyZone(@ForAll("observations") Obs obs,
-                                                  @ForAll("deltas") long sinceDelta, @ForAll("offsetsP") ZoneOffset sinceZone,
-                                                  @ForAll("deltas") long untilDelta, @ForAll("offsetsP") ZoneOffset untilZone,
-                                                  @ForAll boolean withSince, @ForAll boolean withUntil) {
+    void sinceAndUntilAreInclusiveBoundsInAnyZone(
+            @ForAll("observations") Obs obs,
+            @ForAll("deltas") long sinceDelta,
+            @ForAll("offsetsP") ZoneOffset sinceZone,
+            @ForAll("deltas") long untilDelta,
+            @ForAll("offsetsP") ZoneOffset untilZone,
+            @ForAll boolean withSince,
+            @ForAll boolean withUntil) {
         ObjectNode o = obs.served();
         Instant t = time(o);
         Instant since = t.plusNanos(sinceDelta);
@@ -501,15 +592,19 @@ class FilterPropertiesTest {
             filter.put("until", format(until, untilZone));
         }
         boolean expected = (!withSince || !t.isBefore(since)) && (!withUntil || !t.isAfter(until));
-        assertThat(parse(filter).matches(o)).as("%s at %s", filter, o.get("time")).isEqualTo(expected);
+        assertThat(parse(filter).matches(o))
+                .as("%s at %s", filter, o.get("time"))
+                .isEqualTo(expected);
     }
 
     @Property
-    void sinceAndUntilForArbitraryInstants(@ForAll("observations") Obs obs, @ForAll("timesP") String since, @ForAll("timesP") String until) {
+    void sinceAndUntilForArbitraryInstants(
+            @ForAll("observations") Obs obs, @ForAll("timesP") String since, @ForAll("timesP") String until) {
         ObjectNode o = obs.served();
         Instant t = time(o);
         ObjectNode filter = NODES.objectNode().put("since", since).put("until", until);
-        boolean expected = !t.isBefore(OffsetDateTime.parse(since).toInstant()) && !t.isAfter(OffsetDateTime.parse(until).toInstant());
+        boolean expected = !t.isBefore(OffsetDateTime.parse(since).toInstant())
+                && !t.isAfter(OffsetDateTime.parse(until).toInstant());
         assertThat(parse(filter).matches(o)).isEqualTo(expected);
     }
 
@@ -561,23 +656,31 @@ class FilterPropertiesTest {
     }
 
     @Property
-    void textFindsAnySubstringOfSubjectOrDataInAnyCase(@ForAll("observations") Obs obs, @ForAll boolean fromSubject,
-                                                       @ForAll @IntRange(max = 20) int from, @ForAll @IntRange(max = 20) int length,
-                                                       @ForAll long caseSeed) {
+    void textFindsAnySubstringOfSubjectOrDataInAnyCase(
+            @ForAll("observations") Obs obs,
+            @ForAll boolean fromSubject,
+            @ForAll @IntRange(max = 20) int from,
+            @ForAll @IntRange(max = 20) int length,
+            @ForAll long caseSeed) {
         ObjectNode o = obs.served();
         String haystack = fromSubject && obs.subject() != null ? obs.subject() : obs.status();
         int start = Math.min(from, haystack.length());
         String needle = flipCase(haystack.substring(start, Math.min(haystack.length(), start + length)), caseSeed);
-        assertThat(parse(single("text", TextNode.valueOf(needle))).matches(o)).as("text %s", needle).isTrue();
+        assertThat(parse(single("text", TextNode.valueOf(needle))).matches(o))
+                .as("text %s", needle)
+                .isTrue();
     }
 
     @Property
     void textMatchesOnlyWhatSubjectOrDataContains(@ForAll("observations") Obs obs, @ForAll("needlesP") String needle) {
         ObjectNode o = obs.served();
         String n = needle.toLowerCase(Locale.ROOT);
-        boolean expected = obs.subject() != null && obs.subject().toLowerCase(Locale.ROOT).contains(n)
-                || dataStrings(o.get("data")).stream().anyMatch(s -> s.contains(n));
-        assertThat(parse(single("text", TextNode.valueOf(needle))).matches(o)).as("text %s", needle).isEqualTo(expected);
+        boolean expected =
+                obs.subject() != null && obs.subject().toLowerCase(Locale.ROOT).contains(n)
+                        || dataStrings(o.get("data")).stream().anyMatch(s -> s.contains(n));
+        assertThat(parse(single("text", TextNode.valueOf(needle))).matches(o))
+                .as("text %s", needle)
+                .isEqualTo(expected);
     }
 
     /**
@@ -588,7 +691,9 @@ class FilterPropertiesTest {
     void textFindsDataValuesThatJsonEscapes(@ForAll("observations") Obs obs, @ForAll("escapedValues") String status) {
         Obs withStatus = new Obs(obs.who(), obs.type(), obs.subject(), obs.time(), obs.branch(), obs.env(), status);
         ObjectNode o = withStatus.served();
-        assertThat(parse(single("text", TextNode.valueOf(status))).matches(o)).as("text %s", status).isTrue();
+        assertThat(parse(single("text", TextNode.valueOf(status))).matches(o))
+                .as("text %s", status)
+                .isTrue();
     }
 
     @Provide
@@ -598,14 +703,19 @@ class FilterPropertiesTest {
 
     /** Case-insensitive beyond ASCII: any substring of a subject in Greek, German or French, in any case. */
     @Property
-    void textIsCaseInsensitiveBeyondAscii(@ForAll("observations") Obs obs, @ForAll("unicodeSubjects") String subject,
-                                          @ForAll @IntRange(max = 8) int from, @ForAll @IntRange(max = 8) int length,
-                                          @ForAll long caseSeed) {
+    void textIsCaseInsensitiveBeyondAscii(
+            @ForAll("observations") Obs obs,
+            @ForAll("unicodeSubjects") String subject,
+            @ForAll @IntRange(max = 8) int from,
+            @ForAll @IntRange(max = 8) int length,
+            @ForAll long caseSeed) {
         Obs withSubject = new Obs(obs.who(), obs.type(), subject, obs.time(), obs.branch(), obs.env(), obs.status());
         ObjectNode o = withSubject.served();
         int start = Math.min(from, subject.length());
         String needle = flipCase(subject.substring(start, Math.min(subject.length(), start + length)), caseSeed);
-        assertThat(parse(single("text", TextNode.valueOf(needle))).matches(o)).as("text %s in subject %s", needle, subject).isTrue();
+        assertThat(parse(single("text", TextNode.valueOf(needle))).matches(o))
+                .as("text %s in subject %s", needle, subject)
+                .isTrue();
     }
 
     @Provide
@@ -626,21 +736,53 @@ class FilterPropertiesTest {
         assertThatCode(() -> Filter.parse(filter, TYPES)).doesNotThrowAnyException();
     }
 
-    static final List<String> FUZZ_UNKNOWN_KEYS = List.of("typo", "Types", "", "tags", "#", "#<tag>", "#9x", "#a.b", " types");
+    static final List<String> FUZZ_UNKNOWN_KEYS =
+            List.of("typo", "Types", "", "tags", "#", "#<tag>", "#9x", "#a.b", " types");
     static final List<String> FUZZ_KEYS;
 
     static {
-        List<String> keys = new ArrayList<>(List.of("types", "sources", "subjects", "actors", "tiers", "origins", "horizons",
-                "since", "until", "text", "limit", "#branch", "#_x", "#a-1"));
+        List<String> keys = new ArrayList<>(List.of(
+                "types",
+                "sources",
+                "subjects",
+                "actors",
+                "tiers",
+                "origins",
+                "horizons",
+                "since",
+                "until",
+                "text",
+                "limit",
+                "#branch",
+                "#_x",
+                "#a-1"));
         keys.addAll(FUZZ_UNKNOWN_KEYS);
         FUZZ_KEYS = List.copyOf(keys);
     }
 
     static Arbitrary<JsonNode> scalars() {
         Arbitrary<String> strings = Arbitraries.oneOf(
-                Arbitraries.of("demo.*", "demo.a", "nope.never", "demo.*.x", "*", ".*", "demo..*", "measured", "src", "nope",
-                        "human", "event", "2026-11-29T18:00:00Z", "2026-11-29T18:00:00+01:00", "2026-11-29", "2026-11-29T18:00:00",
-                        "2026-13-01T00:00:00Z", "+999999999-12-31T23:59:59-18:00", "-999999999-01-01T00:00:00+18:00", ""),
+                Arbitraries.of(
+                        "demo.*",
+                        "demo.a",
+                        "nope.never",
+                        "demo.*.x",
+                        "*",
+                        ".*",
+                        "demo..*",
+                        "measured",
+                        "src",
+                        "nope",
+                        "human",
+                        "event",
+                        "2026-11-29T18:00:00Z",
+                        "2026-11-29T18:00:00+01:00",
+                        "2026-11-29",
+                        "2026-11-29T18:00:00",
+                        "2026-13-01T00:00:00Z",
+                        "+999999999-12-31T23:59:59-18:00",
+                        "-999999999-01-01T00:00:00+18:00",
+                        ""),
                 Arbitraries.strings().ofMaxLength(8));
         return Arbitraries.oneOf(
                 Arbitraries.just(NullNode.getInstance()),
@@ -663,7 +805,10 @@ class FilterPropertiesTest {
     }
 
     static Arbitrary<JsonNode> fuzzObjects(Arbitrary<JsonNode> values) {
-        return Combinators.combine(Arbitraries.of(FUZZ_KEYS), values).as(Map::entry).list().ofMaxSize(4)
+        return Combinators.combine(Arbitraries.of(FUZZ_KEYS), values)
+                .as(Map::entry)
+                .list()
+                .ofMaxSize(4)
                 .map(FilterPropertiesTest::object);
     }
 
@@ -678,8 +823,8 @@ class FilterPropertiesTest {
     }
 
     @Property
-    void parsingEitherSucceedsOrRefusesAsInvalidFilter(@ForAll("anyFilterJson") JsonNode json, @ForAll boolean withKnownTypes,
-                                                       @ForAll("observations") Obs obs) {
+    void parsingEitherSucceedsOrRefusesAsInvalidFilter(
+            @ForAll("anyFilterJson") JsonNode json, @ForAll boolean withKnownTypes, @ForAll("observations") Obs obs) {
         Filter parsed;
         try {
             parsed = Filter.parse(json, withKnownTypes ? TYPES : null);
@@ -695,27 +840,40 @@ class FilterPropertiesTest {
             clauses.add(json);
         }
         for (JsonNode clause : clauses) {
-            assertThat(clause.isObject() || clause.isNull() && !json.isArray()).as("%s", json).isTrue();
-            clause.fieldNames().forEachRemaining(k -> assertThat(FUZZ_UNKNOWN_KEYS).as("%s", json).doesNotContain(k));
+            assertThat(clause.isObject() || clause.isNull() && !json.isArray())
+                    .as("%s", json)
+                    .isTrue();
+            clause.fieldNames()
+                    .forEachRemaining(
+                            k -> assertThat(FUZZ_UNKNOWN_KEYS).as("%s", json).doesNotContain(k));
         }
         ObjectNode o = obs.served();
         assertThatCode(() -> parsed.matches(o)).as("%s", json).doesNotThrowAnyException();
     }
 
     @Property
-    void anUnknownKeyIsAlwaysRefused(@ForAll("clauses") ObjectNode clause, @ForAll("unknownKeys") String key,
-                                     @ForAll("anyJsonP") JsonNode value, @ForAll boolean inArray) {
+    void anUnknownKeyIsAlwaysRefused(
+            @ForAll("clauses") ObjectNode clause,
+            @ForAll("unknownKeys") String key,
+            @ForAll("anyJsonP") JsonNode value,
+            @ForAll boolean inArray) {
         ObjectNode withUnknown = clause.deepCopy().set(key, value);
         JsonNode json = inArray ? arrayOf(List.of(NODES.objectNode(), withUnknown)) : withUnknown;
         Throwable thrown = catchThrowable(() -> Filter.parse(json, null));
-        assertThat(thrown).as("%s", json).isInstanceOfSatisfying(ProtocolException.class,
-                e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_FILTER));
+        assertThat(thrown)
+                .as("%s", json)
+                .isInstanceOfSatisfying(
+                        ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_FILTER));
     }
 
     @Provide
     Arbitrary<String> unknownKeys() {
-        return Arbitraries.oneOf(Arbitraries.of(FUZZ_UNKNOWN_KEYS),
-                Arbitraries.strings().withChars("abcxyz<>#. 9").ofMinLength(1).ofMaxLength(6)
+        return Arbitraries.oneOf(
+                Arbitraries.of(FUZZ_UNKNOWN_KEYS),
+                Arbitraries.strings()
+                        .withChars("abcxyz<>#. 9")
+                        .ofMinLength(1)
+                        .ofMaxLength(6)
                         .filter(k -> !Set.copyOf(Filter.KNOWN_KEYS).contains(k) && !isTagKey(k)));
     }
 

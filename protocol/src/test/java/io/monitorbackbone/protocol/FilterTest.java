@@ -1,18 +1,20 @@
 package io.monitorbackbone.protocol;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.Test;
-
-import java.time.Instant;
-import java.util.List;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
 class FilterTest {
-    private static final ObjectNode OBSERVATION = Publications.resolve(PublicationsTest.monitor("human:alice"),
-            PublicationsTest.body("{\"type\":\"demo.build.finished\",\"subject\":\"build-1\",\"actor\":\"probe:ci\",\"data\":{\"status\":\"Failed\"},\"tags\":{\"branch\":\"main\"}}"),
-            Instant.parse("2026-11-29T18:00:00Z")).served("w-1", 5, false);
+    private static final ObjectNode OBSERVATION = Publications.resolve(
+                    PublicationsTest.monitor("human:alice"),
+                    PublicationsTest.body(
+                            "{\"type\":\"demo.build.finished\",\"subject\":\"build-1\",\"actor\":\"probe:ci\",\"data\":{\"status\":\"Failed\"},\"tags\":{\"branch\":\"main\"}}"),
+                    Instant.parse("2026-11-29T18:00:00Z"))
+            .served("w-1", 5, false);
 
     static Filter filter(String json) {
         return Filter.parse(Json.read(json.getBytes()), null);
@@ -20,20 +22,27 @@ class FilterTest {
 
     @Test
     void keysAndValuesOrFiltersOr() {
-        assertThat(filter("{\"types\":[\"demo.*\"],\"actors\":[\"probe:ci\"]}").matches(OBSERVATION)).isTrue();
-        assertThat(filter("{\"types\":[\"demo.*\"],\"actors\":[\"agent:x\"]}").matches(OBSERVATION)).isFalse();
-        assertThat(filter("{\"subjects\":[\"other\",\"build-1\"]}").matches(OBSERVATION)).isTrue();
-        assertThat(filter("[{\"subjects\":[\"other\"]},{\"tiers\":[\"measured\"]}]").matches(OBSERVATION)).isTrue();
+        assertThat(filter("{\"types\":[\"demo.*\"],\"actors\":[\"probe:ci\"]}").matches(OBSERVATION))
+                .isTrue();
+        assertThat(filter("{\"types\":[\"demo.*\"],\"actors\":[\"agent:x\"]}").matches(OBSERVATION))
+                .isFalse();
+        assertThat(filter("{\"subjects\":[\"other\",\"build-1\"]}").matches(OBSERVATION))
+                .isTrue();
+        assertThat(filter("[{\"subjects\":[\"other\"]},{\"tiers\":[\"measured\"]}]")
+                        .matches(OBSERVATION))
+                .isTrue();
         assertThat(filter("{}").matches(OBSERVATION)).isTrue();
     }
 
     @Test
     void onlyFiltersThatConstrainNothingPassEverything() {
         assertThat(filter("{}").passesEverything()).isTrue();
-        assertThat(filter("{}").and(filter("{\"limit\":5}")).and(Filter.ALL).passesEverything()).isTrue();
+        assertThat(filter("{}").and(filter("{\"limit\":5}")).and(Filter.ALL).passesEverything())
+                .isTrue();
         assertThat(filter("[{\"subjects\":[\"other\"]},{}]").passesEverything()).isTrue();
         assertThat(filter("{\"subjects\":[\"build-1\"]}").passesEverything()).isFalse();
-        assertThat(filter("{}").and(filter("{\"text\":\"x\"}")).passesEverything()).isFalse();
+        assertThat(filter("{}").and(filter("{\"text\":\"x\"}")).passesEverything())
+                .isFalse();
         assertThat(filter("{\"#branch\":[]}").passesEverything()).isFalse();
     }
 
@@ -42,27 +51,37 @@ class FilterTest {
         assertThat(filter("{\"text\":\"FAILED\"}").matches(OBSERVATION)).isTrue();
         assertThat(filter("{\"#branch\":[\"main\"]}").matches(OBSERVATION)).isTrue();
         assertThat(filter("{\"#branch\":[\"dev\"]}").matches(OBSERVATION)).isFalse();
-        assertThat(filter("{\"since\":\"2026-11-29T19:00:00+01:00\"}").matches(OBSERVATION)).isTrue();
-        assertThat(filter("{\"until\":\"2026-11-29T17:59:59Z\"}").matches(OBSERVATION)).isFalse();
+        assertThat(filter("{\"since\":\"2026-11-29T19:00:00+01:00\"}").matches(OBSERVATION))
+                .isTrue();
+        assertThat(filter("{\"until\":\"2026-11-29T17:59:59Z\"}").matches(OBSERVATION))
+                .isFalse();
     }
 
     @Test
     void andOnlyNarrows() {
         Filter stored = filter("{\"types\":[\"demo.*\"]}");
-        assertThat(stored.and(filter("{\"types\":[\"demo.build.finished\"]}")).matches(OBSERVATION)).isTrue();
-        assertThat(stored.and(filter("{\"types\":[\"other.thing\"]}")).matches(OBSERVATION)).isFalse();
-        assertThat(filter("{\"types\":[\"other.*\"]}").and(filter("{\"types\":[\"demo.*\"]}")).matches(OBSERVATION)).isFalse();
+        assertThat(stored.and(filter("{\"types\":[\"demo.build.finished\"]}")).matches(OBSERVATION))
+                .isTrue();
+        assertThat(stored.and(filter("{\"types\":[\"other.thing\"]}")).matches(OBSERVATION))
+                .isFalse();
+        assertThat(filter("{\"types\":[\"other.*\"]}")
+                        .and(filter("{\"types\":[\"demo.*\"]}"))
+                        .matches(OBSERVATION))
+                .isFalse();
     }
 
     @Test
     void anUnknownKeyOrTypeIsRefusedWithWhatIsKnown() {
-        assertThatThrownBy(() -> filter("{\"typo\":1}"))
-                .isInstanceOfSatisfying(ProtocolException.class, e -> {
-                    assertThat(e.code()).isEqualTo(ErrorCode.INVALID_FILTER);
-                    assertThat(e.toJson().get("known_keys").toString()).contains("types", "#<tag>");
-                });
-        assertThatThrownBy(() -> Filter.parse(Json.read("{\"types\":[\"nope.never\"]}".getBytes()), List.of("demo.note")))
-                .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.toJson().get("known_types").toString()).contains("demo.note"));
+        assertThatThrownBy(() -> filter("{\"typo\":1}")).isInstanceOfSatisfying(ProtocolException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.INVALID_FILTER);
+            assertThat(e.toJson().get("known_keys").toString()).contains("types", "#<tag>");
+        });
+        assertThatThrownBy(
+                        () -> Filter.parse(Json.read("{\"types\":[\"nope.never\"]}".getBytes()), List.of("demo.note")))
+                .isInstanceOfSatisfying(
+                        ProtocolException.class,
+                        e -> assertThat(e.toJson().get("known_types").toString())
+                                .contains("demo.note"));
     }
 
     @Test
@@ -74,8 +93,11 @@ class FilterTest {
         assertThat(w).isNotNull();
         assertThat(w.key()).isEqualTo("types");
         assertThat(w.outside()).containsExactly("x.b");
-        assertThat(stored.widening(filter("{\"types\":[\"x.a\",\"x.b\"]}")).outside()).containsExactly("x.b");
-        assertThat(stored.widening(filter("{\"types\":[\"x.*\"]}"))).as("a wildcard over a concrete type widens").isNotNull();
+        assertThat(stored.widening(filter("{\"types\":[\"x.a\",\"x.b\"]}")).outside())
+                .containsExactly("x.b");
+        assertThat(stored.widening(filter("{\"types\":[\"x.*\"]}")))
+                .as("a wildcard over a concrete type widens")
+                .isNotNull();
         assertThat(stored.widening(filter("{\"types\":[\"x.a\"]}"))).isNull();
     }
 
@@ -84,16 +106,23 @@ class FilterTest {
         Filter stored = filter("{\"types\":[\"demo.*\"]}");
 
         assertThat(stored.widening(filter("{\"types\":[\"demo.note\"]}"))).isNull();
-        assertThat(stored.widening(filter("{\"types\":[\"demo.build.*\",\"demo.*\"]}"))).isNull();
-        assertThat(stored.widening(filter("{\"types\":[\"other.thing\"]}")).outside()).containsExactly("other.thing");
-        assertThat(stored.widening(filter("{\"types\":[\"demo*\"]}"))).as("demo* also passes demonstration.x").isNotNull();
+        assertThat(stored.widening(filter("{\"types\":[\"demo.build.*\",\"demo.*\"]}")))
+                .isNull();
+        assertThat(stored.widening(filter("{\"types\":[\"other.thing\"]}")).outside())
+                .containsExactly("other.thing");
+        assertThat(stored.widening(filter("{\"types\":[\"demo*\"]}")))
+                .as("demo* also passes demonstration.x")
+                .isNotNull();
     }
 
     @Test
     void aKeyTheStoredFilterLeavesOpenNarrowsWhateverItNames() {
-        assertThat(filter("{\"types\":[\"demo.*\"]}").widening(filter("{\"subjects\":[\"o\"],\"#env\":[\"dev\"]}"))).isNull();
+        assertThat(filter("{\"types\":[\"demo.*\"]}").widening(filter("{\"subjects\":[\"o\"],\"#env\":[\"dev\"]}")))
+                .isNull();
         assertThat(Filter.ALL.widening(filter("{\"types\":[\"x.b\"]}"))).isNull();
-        assertThat(filter("{\"#env\":[]}").widening(filter("{\"#env\":[\"dev\"]}"))).as("an empty tag list passes any value").isNull();
+        assertThat(filter("{\"#env\":[]}").widening(filter("{\"#env\":[\"dev\"]}")))
+                .as("an empty tag list passes any value")
+                .isNull();
         Filter.Widening tag = filter("{\"#env\":[\"prod\"]}").widening(filter("{\"#env\":[\"dev\"]}"));
         assertThat(tag.key()).isEqualTo("#env");
         assertThat(tag.outside()).containsExactly("dev");
@@ -105,7 +134,8 @@ class FilterTest {
         Filter anded = filter("{\"types\":[\"x.*\"]}").and(filter("{\"types\":[\"x.a\"]}"));
 
         assertThat(alternatives.widening(filter("{\"types\":[\"x.b\"]}"))).isNull();
-        assertThat(alternatives.widening(filter("{\"types\":[\"x.c\"]}")).outside()).containsExactly("x.c");
+        assertThat(alternatives.widening(filter("{\"types\":[\"x.c\"]}")).outside())
+                .containsExactly("x.c");
         assertThat(anded.widening(filter("{\"types\":[\"x.a\"]}"))).isNull();
         assertThat(anded.widening(filter("{\"types\":[\"x.b\"]}")).outside()).containsExactly("x.b");
     }

@@ -1,14 +1,13 @@
 package io.monitorbackbone.protocol;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.Test;
-
-import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
 
 class JsonTest {
 
@@ -31,11 +30,14 @@ class JsonTest {
     @Test
     void bodiesUpToTheInputLimitAreAcceptedAndDeeperOnesRefused() {
         for (int d = Json.MAX_INPUT_NESTING - 2; d <= Json.MAX_INPUT_NESTING; d++) {
-            assertThat(Json.parseBody(bodyNested(d)).get("data").isArray()).as("depth %d", d).isTrue();
+            assertThat(Json.parseBody(bodyNested(d)).get("data").isArray())
+                    .as("depth %d", d)
+                    .isTrue();
         }
         for (int d = Json.MAX_INPUT_NESTING + 1; d <= Json.MAX_INPUT_NESTING + 2; d++) {
             int depth = d;
-            assertThatThrownBy(() -> Json.parseBody(bodyNested(depth))).as("depth %d", d)
+            assertThatThrownBy(() -> Json.parseBody(bodyNested(depth)))
+                    .as("depth %d", d)
                     .isInstanceOfSatisfying(ProtocolException.class, e -> {
                         assertThat(e.code()).isEqualTo(ErrorCode.INVALID);
                         assertThat(e.toJson().path("max_depth").asInt()).isEqualTo(Json.MAX_INPUT_NESTING);
@@ -46,10 +48,15 @@ class JsonTest {
     @Test
     void theDeepestRowTheServerWritesAroundAcceptedInputIsReadBack() {
         ObjectNode body = Json.parseBody(bodyNested(Json.MAX_INPUT_NESTING));
-        Monitor monitor = MonitorDefinitions.create("deep", Json.parseBody("{\"visibility\":\"public\",\"capabilities\":[\"observe\"]}"
-                .getBytes(StandardCharsets.UTF_8)), Instant.EPOCH, false).monitor();
-        Draft rejected = ProtocolRows.rejected(monitor, ProtocolException.of(ErrorCode.INVALID, "no"), body, "agent:x", null,
-                Instant.EPOCH);
+        Monitor monitor = MonitorDefinitions.create(
+                        "deep",
+                        Json.parseBody("{\"visibility\":\"public\",\"capabilities\":[\"observe\"]}"
+                                .getBytes(StandardCharsets.UTF_8)),
+                        Instant.EPOCH,
+                        false)
+                .monitor();
+        Draft rejected = ProtocolRows.rejected(
+                monitor, ProtocolException.of(ErrorCode.INVALID, "no"), body, "agent:x", null, Instant.EPOCH);
         ObjectNode page = Json.object();
         page.putArray("observations").add(rejected.served("deep", 7, false));
         ObjectNode rpc = JsonRpc.success(Json.MAPPER.getNodeFactory().numberNode(1), page);
@@ -75,7 +82,8 @@ class JsonTest {
         assertThat(refusal("{\"data\":{\"n\":1e400}}")).isEqualTo(ErrorCode.INVALID);
         assertThat(refusal("{\"data\":[-1e400]}")).isEqualTo(ErrorCode.INVALID);
         // A pair is one character and a large finite number is stored as sent.
-        ObjectNode ok = Json.parseBody("{\"subject\":\"\\ud83d\\ude00\",\"data\":{\"n\":1e300}}".getBytes(StandardCharsets.UTF_8));
+        ObjectNode ok = Json.parseBody(
+                "{\"subject\":\"\\ud83d\\ude00\",\"data\":{\"n\":1e300}}".getBytes(StandardCharsets.UTF_8));
         assertThat(ok.get("subject").asText()).isEqualTo("\uD83D\uDE00");
         JsonNode back = Json.read(Json.bytes(ok));
         assertThat(back).isEqualTo(ok);
@@ -85,6 +93,8 @@ class JsonTest {
     void readersAcceptFarDeeperThanAnyWriterProduces() {
         assertThat(Json.MAX_READ_NESTING).isGreaterThan(Json.MAX_INPUT_NESTING + Json.WRAPPER_HEADROOM);
         int d = Json.MAX_INPUT_NESTING + Json.WRAPPER_HEADROOM;
-        assertThat(Json.read(("[".repeat(d) + "]".repeat(d)).getBytes(StandardCharsets.UTF_8)).isArray()).isTrue();
+        assertThat(Json.read(("[".repeat(d) + "]".repeat(d)).getBytes(StandardCharsets.UTF_8))
+                        .isArray())
+                .isTrue();
     }
 }

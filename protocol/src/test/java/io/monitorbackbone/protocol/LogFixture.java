@@ -1,7 +1,6 @@
 package io.monitorbackbone.protocol;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.time.Instant;
 
 /**
@@ -22,7 +21,8 @@ public final class LogFixture {
 
     /** {@code definition} is a create request body; {@code attested} as if created with the registration token. */
     public static LogFixture of(String definition, boolean attested) {
-        return new LogFixture(MonitorDefinitions.create("w-1", body(definition), T0, attested).monitor());
+        return new LogFixture(
+                MonitorDefinitions.create("w-1", body(definition), T0, attested).monitor());
     }
 
     public static ObjectNode body(String json) {
@@ -65,8 +65,8 @@ public final class LogFixture {
     }
 
     public LogFixture rejected(String rawBody) {
-        return append(ProtocolRows.rejected(monitor, ProtocolException.of(ErrorCode.INVALID, "no"), body(rawBody),
-                "agent:x", null, now));
+        return append(ProtocolRows.rejected(
+                monitor, ProtocolException.of(ErrorCode.INVALID, "no"), body(rawBody), "agent:x", null, now));
     }
 
     /** An update with the owner's token: on an attested, human-owned monitor the row gets origin {@code human}. */
@@ -74,8 +74,16 @@ public final class LogFixture {
         ObjectNode before = monitor.served(seq, Json.object());
         monitor = MonitorDefinitions.update(monitor, body(patch), now);
         ObjectNode after = monitor.served(seq + 1, Json.object());
-        return append(ProtocolRows.configured(monitor, after, "update", ProtocolRows.digest(before),
-                MonitorDefinitions.diff(before, after), null, null, true, now));
+        return append(ProtocolRows.configured(
+                monitor,
+                after,
+                "update",
+                ProtocolRows.digest(before),
+                MonitorDefinitions.diff(before, after),
+                null,
+                null,
+                true,
+                now));
     }
 
     public LogFixture transition(String action) {

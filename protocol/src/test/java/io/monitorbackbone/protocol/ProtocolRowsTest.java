@@ -1,11 +1,10 @@
 package io.monitorbackbone.protocol;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.junit.jupiter.api.Test;
-
-import java.time.Instant;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
 
 class ProtocolRowsTest {
     private static final Instant NOW = Instant.parse("2026-11-29T18:00:00Z");
@@ -36,7 +35,8 @@ class ProtocolRowsTest {
         Monitor m = PublicationsTest.monitor("human:alice");
         ObjectNode raw = PublicationsTest.body("{\"type\":\"x\",\"tier\":\"bogus\"}");
 
-        Draft row = ProtocolRows.rejected(m, ProtocolException.of(ErrorCode.UNKNOWN_VOCABULARY, "invalid values"), raw, "agent:x", null, NOW);
+        Draft row = ProtocolRows.rejected(
+                m, ProtocolException.of(ErrorCode.UNKNOWN_VOCABULARY, "invalid values"), raw, "agent:x", null, NOW);
 
         assertThat(row.type()).isEqualTo(Vocabulary.REJECTED);
         assertThat(row.actor()).isEqualTo("system:guard");

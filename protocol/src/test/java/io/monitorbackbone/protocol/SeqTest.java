@@ -1,8 +1,8 @@
 package io.monitorbackbone.protocol;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
 
 class SeqTest {
 

@@ -1,5 +1,7 @@
 package io.monitorbackbone.protocol;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
@@ -7,21 +9,24 @@ import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaValidatorsConfig;
 import com.networknt.schema.SpecVersion;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class StatesTest {
     // test-support has the shared checker, but it depends on this module; the state schema is all these tests need.
-    private static final JsonSchema STATE = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012,
-                    b -> b.schemaMappers(m -> m.mapPrefix("https://mentu.ai/schemas/monitor-protocol/0.1/", "classpath:mp/schemas/")))
-            .getSchema(SchemaLocation.of("https://mentu.ai/schemas/monitor-protocol/0.1/state.json"),
-                    SchemaValidatorsConfig.builder().formatAssertionsEnabled(true).build());
+    private static final JsonSchema STATE = JsonSchemaFactory.getInstance(
+                    SpecVersion.VersionFlag.V202012,
+                    b -> b.schemaMappers(m ->
+                            m.mapPrefix("https://mentu.ai/schemas/monitor-protocol/0.1/", "classpath:mp/schemas/")))
+            .getSchema(
+                    SchemaLocation.of("https://mentu.ai/schemas/monitor-protocol/0.1/state.json"),
+                    SchemaValidatorsConfig.builder()
+                            .formatAssertionsEnabled(true)
+                            .build());
 
-    private static final String DECLARE = "{\"source\":{\"kind\":\"log\",\"ref\":\"x\",\"settings\":{\"independent_actors\":[\"probe:a\",\"probe:b\"]}}}";
+    private static final String DECLARE =
+            "{\"source\":{\"kind\":\"log\",\"ref\":\"x\",\"settings\":{\"independent_actors\":[\"probe:a\",\"probe:b\"]}}}";
 
     private static ObjectNode valid(ObjectNode state) {
         assertThat(STATE.validate(state)).as(state.toPrettyString()).isEmpty();
@@ -53,8 +58,10 @@ class StatesTest {
 
     @Test
     void agesAreWholeSecondsFloored() {
-        LogFixture log = LogFixture.of("{\"owner\":\"agent:owner\"}", false).publish("{\"type\":\"demo.note\"}")
-                .at(LogFixture.T0.plusSeconds(30)).row(Vocabulary.SUBSCRIBED, "agent:r", null, "{}");
+        LogFixture log = LogFixture.of("{\"owner\":\"agent:owner\"}", false)
+                .publish("{\"type\":\"demo.note\"}")
+                .at(LogFixture.T0.plusSeconds(30))
+                .row(Vocabulary.SUBSCRIBED, "agent:r", null, "{}");
         Instant now = LogFixture.T0.plusMillis(61_999);
 
         ObjectNode s = valid(log.state(new States.Context(2, 1, 1, 4, LogFixture.T0.plusMillis(59_500), now)));
@@ -74,15 +81,17 @@ class StatesTest {
 
         ObjectNode s = valid(log.state(new States.Context(3, 1, 2, 7, null, LogFixture.T0)));
 
-        assertThat(s.get("counters").toString()).isEqualTo(
-                "{\"observations\":3,\"delivered\":7,\"acted\":1,\"subscriptions_active\":2,\"rejected\":1,\"undecodable\":0}");
-        assertThat(s.get("last").toString()).isEqualTo(
-                "{\"seq\":3,\"time\":\"2026-11-29T18:00:00.000Z\",\"type\":\"ai.mentu.monitor.lease\"}");
+        assertThat(s.get("counters").toString())
+                .isEqualTo(
+                        "{\"observations\":3,\"delivered\":7,\"acted\":1,\"subscriptions_active\":2,\"rejected\":1,\"undecodable\":0}");
+        assertThat(s.get("last").toString())
+                .isEqualTo("{\"seq\":3,\"time\":\"2026-11-29T18:00:00.000Z\",\"type\":\"ai.mentu.monitor.lease\"}");
     }
 
     @Test
     void aLaggingAggregateSaysHowFarBehindTheHeadItIs() {
-        LogFixture log = LogFixture.of("{\"owner\":\"agent:owner\"}", false).skipSeqs(4).publish("{\"type\":\"demo.note\"}");
+        LogFixture log =
+                LogFixture.of("{\"owner\":\"agent:owner\"}", false).skipSeqs(4).publish("{\"type\":\"demo.note\"}");
 
         ObjectNode s = valid(log.state(new States.Context(9, 3, 1, 0, null, LogFixture.T0)));
 
@@ -114,13 +123,20 @@ class StatesTest {
 
         ObjectNode s = valid(log.state(new States.Context(1, 1, 0, 0, null, LogFixture.T0.plusSeconds(61))));
 
-        assertThat(texts(s.at("/confidence/gaps"))).containsExactly("independence_unknown", "no_event_provenance",
-                "single_actor", "stale_source", "no_subscribers", "unattested_origin");
+        assertThat(texts(s.at("/confidence/gaps")))
+                .containsExactly(
+                        "independence_unknown",
+                        "no_event_provenance",
+                        "single_actor",
+                        "stale_source",
+                        "no_subscribers",
+                        "unattested_origin");
     }
 
     @Test
     void noGapIsListedWhoseCauseDoesNotHold() {
-        LogFixture log = LogFixture.of("{\"owner\":\"human:alice\",\"ttl_seconds\":60}", true).configure(DECLARE)
+        LogFixture log = LogFixture.of("{\"owner\":\"human:alice\",\"ttl_seconds\":60}", true)
+                .configure(DECLARE)
                 .publish("{\"type\":\"demo.v\",\"actor\":\"probe:a\"}")
                 .publish("{\"type\":\"demo.v\",\"actor\":\"probe:b\"}");
 
@@ -133,7 +149,8 @@ class StatesTest {
     void theSourceIsStaleFromItsLastContactNotFromTheServersOwnRows() {
         LogFixture log = LogFixture.of("{\"owner\":\"agent:owner\",\"ttl_seconds\":60}", false)
                 .publish("{\"type\":\"demo.v\"}")
-                .at(LogFixture.T0.plusSeconds(100)).row(Vocabulary.SUBSCRIBED, "agent:r", null, "{}");
+                .at(LogFixture.T0.plusSeconds(100))
+                .row(Vocabulary.SUBSCRIBED, "agent:r", null, "{}");
 
         ObjectNode s = valid(log.state(log.context(LogFixture.T0.plusSeconds(100))));
 
@@ -145,8 +162,10 @@ class StatesTest {
     void aSourceThatNeverSpokeIsStaleOnceTheMonitorIsOlderThanItsTtl() {
         LogFixture log = LogFixture.of("{\"owner\":\"agent:owner\",\"ttl_seconds\":60}", false);
 
-        List<String> young = texts(log.state(log.context(LogFixture.T0.plusSeconds(60))).at("/confidence/gaps"));
-        List<String> old = texts(log.state(log.context(LogFixture.T0.plusSeconds(61))).at("/confidence/gaps"));
+        List<String> young =
+                texts(log.state(log.context(LogFixture.T0.plusSeconds(60))).at("/confidence/gaps"));
+        List<String> old =
+                texts(log.state(log.context(LogFixture.T0.plusSeconds(61))).at("/confidence/gaps"));
 
         assertThat(young).doesNotContain("stale_source");
         assertThat(old).contains("stale_source");
@@ -161,8 +180,9 @@ class StatesTest {
         ObjectNode c = valid(log.state(log.context(LogFixture.T0))).with("confidence");
 
         assertThat(c.get("value").isNull()).isTrue();
-        assertThat(texts(c.at("/inputs/present"))).containsExactly("observations", "ages", "actors", "contradictions_open",
-                "corroboration", "track_record");
+        assertThat(texts(c.at("/inputs/present")))
+                .containsExactly(
+                        "observations", "ages", "actors", "contradictions_open", "corroboration", "track_record");
         assertThat(texts(c.at("/inputs/missing"))).containsExactly("independence");
         assertThat(c.at("/inputs/values").toString()).isEqualTo("{\"corroboration\":1.0,\"track_record\":1.0}");
         assertThat(c.get("computed_by").asText()).isEqualTo("monitor-backbone/confidence-v1");
@@ -170,12 +190,14 @@ class StatesTest {
 
     @Test
     void withEveryInputPresentTheValueIsComputed() {
-        LogFixture log = LogFixture.of("{\"owner\":\"human:alice\"}", true).configure(DECLARE)
+        LogFixture log = LogFixture.of("{\"owner\":\"human:alice\"}", true)
+                .configure(DECLARE)
                 .publish("{\"type\":\"demo.v\",\"subject\":\"s\",\"actor\":\"probe:a\"}")
                 .publish("{\"type\":\"demo.v\",\"subject\":\"s\",\"actor\":\"probe:b\"}")
                 .publish("{\"type\":\"demo.v\",\"subject\":\"t\",\"actor\":\"probe:a\"}")
                 .publish("{\"type\":\"demo.v\",\"subject\":\"t\",\"actor\":\"probe:a\",\"data\":{\"x\":1}}")
-                .publish("{\"type\":\"demo.v\",\"tier\":\"falsified\",\"supersedes\":{\"source\":\"monitor:w-1\",\"id\":\"4\"}}")
+                .publish(
+                        "{\"type\":\"demo.v\",\"tier\":\"falsified\",\"supersedes\":{\"source\":\"monitor:w-1\",\"id\":\"4\"}}")
                 .publish("{\"type\":\"demo.claim.contradiction\",\"subject\":\"t\"}");
 
         ObjectNode c = valid(log.state(log.context(LogFixture.T0))).with("confidence");
@@ -183,8 +205,8 @@ class StatesTest {
         assertThat(texts(c.at("/inputs/missing"))).isEmpty();
         // Five claims (the contradiction is human:alice's publish), one of them falsified; s corroborated by two
         // declared actors, t by nobody.
-        assertThat(c.at("/inputs/values").toString()).isEqualTo(
-                "{\"corroboration\":0.5,\"track_record\":0.8,\"independence\":0.5}");
+        assertThat(c.at("/inputs/values").toString())
+                .isEqualTo("{\"corroboration\":0.5,\"track_record\":0.8,\"independence\":0.5}");
         // 0.8 × (0.5 + 0.5) / 2 × 1 / (1 + 1)
         assertThat(c.get("value").asDouble()).isEqualTo(0.2);
     }

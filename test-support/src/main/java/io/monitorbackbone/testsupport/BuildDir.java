@@ -8,8 +8,7 @@ import java.nio.file.Path;
 /** Where tests leave files: the build directory of the module under test, so {@code mvn clean} removes them. */
 final class BuildDir {
 
-    private BuildDir() {
-    }
+    private BuildDir() {}
 
     static Path resolve(String child) {
         Path dir = Path.of(System.getProperty("mp.test.dir", "target"), child).toAbsolutePath();

@@ -7,8 +7,7 @@ import java.net.ServerSocket;
 
 public final class FreePorts {
 
-    private FreePorts() {
-    }
+    private FreePorts() {}
 
     /** A port on 127.0.0.1 that was free a moment ago. */
     public static int next() {

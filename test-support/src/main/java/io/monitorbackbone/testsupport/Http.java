@@ -2,6 +2,10 @@ package io.monitorbackbone.testsupport;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -12,11 +16,6 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
-
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 /** A small JSON-over-HTTP client for tests: no redirects followed, nothing retried. */
 public final class Http {
@@ -34,8 +33,7 @@ public final class Http {
     private final URI base;
 
     /** {@code json} is null when the body is empty or not JSON. */
-    public record Response(int status, JsonNode json, String body, HttpHeaders headers) {
-    }
+    public record Response(int status, JsonNode json, String body, HttpHeaders headers) {}
 
     public Http(URI base) {
         this.base = base;
@@ -64,7 +62,11 @@ public final class Http {
     public Response request(String method, String path, String body, Map<String, String> headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
                 .timeout(TIMEOUT)
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body, UTF_8));
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(body, UTF_8));
         headers.forEach(request::header);
         try {
             HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString(UTF_8));

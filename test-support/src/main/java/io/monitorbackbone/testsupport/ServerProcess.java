@@ -19,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.awaitility.core.ConditionTimeoutException;
 
 /** The packaged gateway running as a separate OS process, so tests can kill it the way an operator's machine would. */
@@ -36,6 +35,7 @@ public final class ServerProcess implements AutoCloseable {
      * pid is the server's).
      */
     private static final List<String> DEFAULT_SIGINT = defaultSigint();
+
     private static final HttpClient PROBE = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(2))
@@ -47,11 +47,23 @@ public final class ServerProcess implements AutoCloseable {
     private final Map<String, String> env;
     private final int port;
     private final int kafkaPort;
+    private final int managementPort;
     private final Path logFile;
+    private final String readyLine;
     private volatile Process process;
 
-    private ServerProcess(Path jar, List<String> jvmOptions, List<String> launcher, Map<String, String> env, int port,
-                          int kafkaPort, Path logFile) {
+    private ServerProcess(
+            Path jar,
+            List<String> jvmOptions,
+            List<String> launcher,
+            Map<String, String> env,
+            int port,
+            int kafkaPort,
+            int managementPort,
+            Path logFile,
+            String readyLine) {
+        this.managementPort = managementPort;
+        this.readyLine = readyLine;
         this.jar = jar;
         this.jvmOptions = jvmOptions;
         this.launcher = launcher;
@@ -60,12 +72,15 @@ public final class ServerProcess implements AutoCloseable {
         this.kafkaPort = kafkaPort;
         this.logFile = logFile;
         // A test JVM that exits must not leave servers holding ports and data directories.
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            Process current = process;
-            if (current != null) {
-                current.destroyForcibly();
-            }
-        }, "server-process-" + port + "-kill"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            Process current = process;
+                            if (current != null) {
+                                current.destroyForcibly();
+                            }
+                        },
+                        "server-process-" + port + "-kill"));
     }
 
     public static Builder builder() {
@@ -80,12 +95,57 @@ public final class ServerProcess implements AutoCloseable {
         return port;
     }
 
+    /** The management interface: health at {@code /q/health/*}, metrics at {@code /q/metrics}. */
+    public URI managementUri() {
+        return URI.create("http://127.0.0.1:" + managementPort);
+    }
+
     /** The port of the server's own embedded broker. */
     public int kafkaPort() {
         if (kafkaPort == 0) {
-            throw new IllegalStateException("this server uses the broker at " + env.get("KAFKA_BOOTSTRAP_SERVERS") + ", not its own");
+            throw new IllegalStateException(
+                    "this server uses the broker at " + env.get("KAFKA_BOOTSTRAP_SERVERS") + ", not its own");
         }
         return kafkaPort;
+    }
+
+    /** The server's data directory ({@code MP_DATA}). */
+    public Path dataDir() {
+        return Path.of(env.get("MP_DATA"));
+    }
+
+    /**
+     * The client properties of the server's own embedded broker, as the server wrote them under its data directory at
+     * its last start ({@code kafka-client.properties}: the cluster and the broker's SCRAM user).
+     */
+    public Map<String, String> kafkaClientProperties() {
+        kafkaPort();
+        java.util.Properties p = new java.util.Properties();
+        try (var in = Files.newBufferedReader(dataDir().resolve("kafka-client.properties"), UTF_8)) {
+            p.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("no client properties of the embedded broker under " + dataDir(), e);
+        }
+        Map<String, String> out = new java.util.TreeMap<>();
+        p.stringPropertyNames().forEach(name -> out.put(name, p.getProperty(name)));
+        return out;
+    }
+
+    /**
+     * What a second server needs to share this one's embedded broker: {@code KAFKA_BOOTSTRAP_SERVERS} and the broker's
+     * user as {@code MP_KAFKA_*} client properties.
+     */
+    public Map<String, String> sharedBrokerEnv() {
+        Map<String, String> env = new LinkedHashMap<>();
+        kafkaClientProperties()
+                .forEach((name, value) -> env.put(
+                        name.equals("bootstrap.servers")
+                                ? "KAFKA_BOOTSTRAP_SERVERS"
+                                : "MP_KAFKA_"
+                                        + name.toUpperCase(java.util.Locale.ROOT)
+                                                .replace('.', '_'),
+                        value));
+        return env;
     }
 
     /** The process id of the running server (of the launcher when one was given, which must exec the JVM). */
@@ -133,7 +193,10 @@ public final class ServerProcess implements AutoCloseable {
     public synchronized int interrupt() {
         Process current = process;
         try {
-            new ProcessBuilder("kill", "-INT", String.valueOf(current.pid())).inheritIO().start().waitFor();
+            new ProcessBuilder("kill", "-INT", String.valueOf(current.pid()))
+                    .inheritIO()
+                    .start()
+                    .waitFor();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -166,8 +229,11 @@ public final class ServerProcess implements AutoCloseable {
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
-        // Only what the test chose: a KAFKA_BOOTSTRAP_SERVERS meant for the test JVM would silently redirect the server.
-        builder.environment().keySet().removeIf(name -> name.startsWith("MP_") || name.equals("KAFKA_BOOTSTRAP_SERVERS"));
+        // Only what the test chose: a KAFKA_BOOTSTRAP_SERVERS meant for the test JVM would silently redirect the
+        // server.
+        builder.environment()
+                .keySet()
+                .removeIf(name -> name.startsWith("MP_") || name.equals("KAFKA_BOOTSTRAP_SERVERS"));
         builder.environment().putAll(env);
         if (launcher != null) {
             builder.environment().put("MP_JAVA_OPTS", String.join(" ", jvmOptions));
@@ -188,7 +254,12 @@ public final class ServerProcess implements AutoCloseable {
                     .until(this::answers);
         } catch (ConditionTimeoutException e) {
             destroyForcibly();
-            throw new IllegalStateException(failure("did not answer GET " + READY_PATH + " with 200 within " + READY_TIMEOUT.toSeconds() + " s"), e);
+            throw new IllegalStateException(
+                    failure((readyLine != null
+                                    ? "did not log '" + readyLine + "'"
+                                    : "did not answer GET " + READY_PATH + " with 200")
+                            + " within " + READY_TIMEOUT.toSeconds() + " s"),
+                    e);
         } catch (ServerExited e) {
             throw new IllegalStateException(failure(e.getMessage()));
         }
@@ -198,7 +269,13 @@ public final class ServerProcess implements AutoCloseable {
         if (!process.isAlive()) {
             throw new ServerExited("exited with code " + process.exitValue() + " before answering");
         }
-        HttpRequest request = HttpRequest.newBuilder(baseUri().resolve(READY_PATH)).timeout(Duration.ofSeconds(2)).GET().build();
+        if (readyLine != null) {
+            return log().contains(readyLine);
+        }
+        HttpRequest request = HttpRequest.newBuilder(baseUri().resolve(READY_PATH))
+                .timeout(Duration.ofSeconds(2))
+                .GET()
+                .build();
         try {
             return PROBE.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
         } catch (IOException e) {
@@ -234,7 +311,9 @@ public final class ServerProcess implements AutoCloseable {
         List<String> prefix = List.of("env", "--default-signal=INT");
         try {
             Process probe = new ProcessBuilder("env", "--default-signal=INT", "true")
-                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             return probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0 ? prefix : List.of();
         } catch (IOException e) {
             return List.of();
@@ -267,8 +346,18 @@ public final class ServerProcess implements AutoCloseable {
         private final Map<String, String> env = new LinkedHashMap<>();
         private int port;
         private int kafkaPort;
+        private int managementPort;
+        private String readyLine;
 
-        private Builder() {
+        private Builder() {}
+
+        /**
+         * Ready once the log holds this text, instead of once {@code GET /mp/v0/discover} answers: for a process that
+         * serves no HTTP API (MP_ROLES without gateway). A restart's log is appended, so the text must be new to it.
+         */
+        public Builder readyWhenLogged(String text) {
+            this.readyLine = text;
+            return this;
         }
 
         /** Defaults to the system property {@code mp.app.jar}. */
@@ -300,6 +389,11 @@ public final class ServerProcess implements AutoCloseable {
             return this;
         }
 
+        public Builder env(Map<String, String> variables) {
+            env.putAll(variables);
+            return this;
+        }
+
         /** Passed as {@code MP_PORT}; defaults to a free port. */
         public Builder port(int port) {
             this.port = port;
@@ -312,18 +406,32 @@ public final class ServerProcess implements AutoCloseable {
             return this;
         }
 
+        /** Passed as {@code MP_MANAGEMENT_PORT}; defaults to a free port. */
+        public Builder managementPort(int managementPort) {
+            this.managementPort = managementPort;
+            return this;
+        }
+
         /** Launches the server and returns once it answers. */
         public ServerProcess start() {
             Path app = jar != null ? jar : defaultJar();
             if (launcher == null && !Files.isRegularFile(app)) {
-                throw new IllegalStateException("no application jar at " + app.toAbsolutePath() + ": package the gateway first");
+                throw new IllegalStateException(
+                        "no application jar at " + app.toAbsolutePath() + ": package the gateway first");
             }
             int httpPort = port != 0 ? port : FreePorts.next();
-            int brokerPort = kafkaPort != 0 || env.containsKey("KAFKA_BOOTSTRAP_SERVERS") ? kafkaPort : FreePorts.next();
+            int brokerPort =
+                    kafkaPort != 0 || env.containsKey("KAFKA_BOOTSTRAP_SERVERS") ? kafkaPort : FreePorts.next();
+            int management = managementPort != 0 ? managementPort : FreePorts.next();
             Map<String, String> all = new LinkedHashMap<>(env);
             all.put("MP_PORT", String.valueOf(httpPort));
+            all.put("MP_MANAGEMENT_PORT", String.valueOf(management));
             // Never the default ./data, which is the source tree of whichever module runs the test.
-            all.putIfAbsent("MP_DATA", BuildDir.resolve("server-data").resolve("server-" + httpPort).toString());
+            all.putIfAbsent(
+                    "MP_DATA",
+                    BuildDir.resolve("server-data")
+                            .resolve("server-" + httpPort)
+                            .toString());
             if (brokerPort != 0) {
                 all.put("MP_KAFKA_PORT", String.valueOf(brokerPort));
             }
@@ -333,7 +441,8 @@ public final class ServerProcess implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            ServerProcess server = new ServerProcess(app, jvmOptions, launcher, Map.copyOf(all), httpPort, brokerPort, logFile);
+            ServerProcess server = new ServerProcess(
+                    app, jvmOptions, launcher, Map.copyOf(all), httpPort, brokerPort, management, logFile, readyLine);
             server.launch();
             return server;
         }

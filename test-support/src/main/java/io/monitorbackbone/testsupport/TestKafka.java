@@ -1,5 +1,6 @@
 package io.monitorbackbone.testsupport;
 
+import io.monitorbackbone.broker.EmbeddedKafka;
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.SocketChannel;
@@ -8,8 +9,6 @@ import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.UUID;
 import java.util.stream.Stream;
-
-import io.monitorbackbone.broker.EmbeddedKafka;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.kafka.KafkaContainer;
 
@@ -21,16 +20,15 @@ public final class TestKafka {
 
     private static String bootstrapServers;
 
-    private TestKafka() {
-    }
+    private TestKafka() {}
 
     /** {@code KAFKA_BOOTSTRAP_SERVERS} if set, else a Testcontainers broker if Docker answers, else an embedded one. */
     public static synchronized String bootstrapServers() {
         if (bootstrapServers == null) {
             String external = System.getenv("KAFKA_BOOTSTRAP_SERVERS");
-            bootstrapServers = external != null && !external.isBlank() ? external
-                    : dockerAnswers() ? startContainer()
-                    : startEmbedded();
+            bootstrapServers = external != null && !external.isBlank()
+                    ? external
+                    : dockerAnswers() ? startContainer() : startEmbedded();
         }
         return bootstrapServers;
     }

@@ -2,12 +2,11 @@ package io.monitorbackbone.testsupport;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.Objects;
-
-import com.sun.net.httpserver.HttpServer;
 
 /**
  * Stands in for the packaged gateway in {@link ServerProcessIT}: it uses JDK classes only, so its one class file
@@ -25,7 +24,8 @@ public final class FakeServer {
         HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), port), 0);
         server.createContext("/mp/v0/discover", exchange -> {
             byte[] body = ("{\"kafkaPort\":\"" + env("MP_KAFKA_PORT") + "\",\"data\":\"" + env("MP_DATA")
-                    + "\",\"bootstrap\":\"" + env("KAFKA_BOOTSTRAP_SERVERS") + "\"}").getBytes(UTF_8);
+                            + "\",\"bootstrap\":\"" + env("KAFKA_BOOTSTRAP_SERVERS") + "\"}")
+                    .getBytes(UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);

@@ -3,6 +3,10 @@ package io.monitorbackbone.testsupport;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,11 +25,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -74,7 +73,8 @@ class RuleBreakingProxyTest {
             exchange.close();
         });
         server.start();
-        proxy = RuleBreakingProxy.withoutRequestHeader(URI.create("http://127.0.0.1:" + server.getAddress().getPort()), "Origin");
+        proxy = RuleBreakingProxy.withoutRequestHeader(
+                URI.create("http://127.0.0.1:" + server.getAddress().getPort()), "Origin");
         http = new Http(proxy.baseUri());
     }
 
@@ -90,7 +90,10 @@ class RuleBreakingProxyTest {
     void forwardsARequestWithoutTheHeaderAndEverythingElseAsSent() {
         int droppedBefore = proxy.dropped();
 
-        Http.Response response = http.post("/echo?a=1&b=two", "{\"x\":[1,2]}", "t0ken",
+        Http.Response response = http.post(
+                "/echo?a=1&b=two",
+                "{\"x\":[1,2]}",
+                "t0ken",
                 Map.of("Origin", "https://evil.example", "X-Extra", "kept"));
 
         assertThat(response.status()).isEqualTo(200);
@@ -100,7 +103,8 @@ class RuleBreakingProxyTest {
         assertThat(response.json().get("authorization").asText()).isEqualTo("Bearer t0ken");
         assertThat(response.json().get("extra").asText()).isEqualTo("kept");
         assertThat(response.json().get("contentType").asText()).isEqualTo("application/x-www-form-urlencoded");
-        assertThat(response.json().get("host").asText()).isEqualTo("127.0.0.1:" + proxy.baseUri().getPort());
+        assertThat(response.json().get("host").asText())
+                .isEqualTo("127.0.0.1:" + proxy.baseUri().getPort());
         assertThat(response.json().get("body").asText()).isEqualTo("{\"x\":[1,2]}");
         assertThat(response.headers().firstValue("X-Seen")).hasValue("echo");
         assertThat(proxy.dropped()).isEqualTo(droppedBefore + 1);
@@ -122,8 +126,10 @@ class RuleBreakingProxyTest {
     void aHostHeaderTheClientChoosesReachesTheServer() throws IOException {
         try (Socket socket = new Socket("127.0.0.1", proxy.baseUri().getPort())) {
             socket.setSoTimeout((int) DEADLINE.toMillis());
-            socket.getOutputStream().write(("GET /echo HTTP/1.1\r\nHost: evil.example\r\nOrigin: https://evil.example\r\n"
-                    + "Connection: keep-alive\r\n\r\n").getBytes(UTF_8));
+            socket.getOutputStream()
+                    .write(("GET /echo HTTP/1.1\r\nHost: evil.example\r\nOrigin: https://evil.example\r\n"
+                                    + "Connection: keep-alive\r\n\r\n")
+                            .getBytes(UTF_8));
             String raw = new String(socket.getInputStream().readAllBytes(), UTF_8);
 
             assertThat(raw).startsWith("HTTP/1.1 200 ").containsIgnoringCase("connection: close");
@@ -149,7 +155,8 @@ class RuleBreakingProxyTest {
     void manyRequestsInARowOnOneClientAllArrive() {
         int before = proxy.forwarded();
         for (int i = 0; i < 20; i++) {
-            assertThat(http.get("/echo?i=" + i, null).json().get("uri").asText()).isEqualTo("/echo?i=" + i);
+            assertThat(http.get("/echo?i=" + i, null).json().get("uri").asText())
+                    .isEqualTo("/echo?i=" + i);
         }
         assertThat(proxy.forwarded()).isEqualTo(before + 20);
     }
@@ -157,8 +164,11 @@ class RuleBreakingProxyTest {
     @Test
     void aStreamedAnswerIsRelayedAsItArrivesWhileOtherRequestsAreServed() throws Exception {
         HttpClient client = HttpClient.newBuilder().connectTimeout(DEADLINE).build();
-        HttpResponse<InputStream> stream = client.send(HttpRequest.newBuilder(proxy.baseUri().resolve("/stream"))
-                .timeout(DEADLINE).build(), HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> stream = client.send(
+                HttpRequest.newBuilder(proxy.baseUri().resolve("/stream"))
+                        .timeout(DEADLINE)
+                        .build(),
+                HttpResponse.BodyHandlers.ofInputStream());
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), UTF_8))) {
             assertThat(stream.statusCode()).isEqualTo(200);
             // The server holds the rest back until released: the first event can only have come through as it was sent.

@@ -15,7 +15,8 @@ class SchemasTest {
 
     @Test
     void acceptsAMinimalErrorBody() {
-        assertThatCode(() -> Schemas.assertValid("error", json("{\"code\":\"NOT_FOUND\",\"error\":\"no such monitor\"}")))
+        assertThatCode(() ->
+                        Schemas.assertValid("error", json("{\"code\":\"NOT_FOUND\",\"error\":\"no such monitor\"}")))
                 .doesNotThrowAnyException();
     }
 
@@ -39,7 +40,8 @@ class SchemasTest {
 
     @Test
     void checksDateTimeFormats() {
-        assertThatThrownBy(() -> Schemas.assertValid("observation", observation().put("time", "2026-13-01 25:00")))
+        assertThatThrownBy(
+                        () -> Schemas.assertValid("observation", observation().put("time", "2026-13-01 25:00")))
                 .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("time");
     }

@@ -12,7 +12,6 @@ import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +22,7 @@ class ServerProcessIT {
 
     @TempDir
     static Path dir;
+
     private static Path jar;
 
     @BeforeAll
@@ -33,8 +33,8 @@ class ServerProcessIT {
         jar = dir.resolve("fake-server.jar");
         String entry = FakeServer.class.getName().replace('.', '/') + ".class";
         try (OutputStream file = Files.newOutputStream(jar);
-             JarOutputStream out = new JarOutputStream(file, manifest);
-             InputStream in = FakeServer.class.getClassLoader().getResourceAsStream(entry)) {
+                JarOutputStream out = new JarOutputStream(file, manifest);
+                InputStream in = FakeServer.class.getClassLoader().getResourceAsStream(entry)) {
             out.putNextEntry(new JarEntry(entry));
             in.transferTo(out);
         }
@@ -42,7 +42,8 @@ class ServerProcessIT {
 
     @Test
     void survivesKillAndRestartWithTheSameEnvironmentAndPorts() {
-        try (ServerProcess server = ServerProcess.builder().jar(jar).env("MP_DATA", dir.toString()).start()) {
+        try (ServerProcess server =
+                ServerProcess.builder().jar(jar).env("MP_DATA", dir.toString()).start()) {
             Http http = new Http(server.baseUri());
             Http.Response first = http.get(DISCOVER, null);
             assertThat(first.json().get("kafkaPort").asText()).isEqualTo(String.valueOf(server.kafkaPort()));
@@ -63,7 +64,10 @@ class ServerProcessIT {
 
     @Test
     void leavesTheBrokerToKafkaBootstrapServersWhenSet() {
-        try (ServerProcess server = ServerProcess.builder().jar(jar).env("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:1").start()) {
+        try (ServerProcess server = ServerProcess.builder()
+                .jar(jar)
+                .env("KAFKA_BOOTSTRAP_SERVERS", "127.0.0.1:1")
+                .start()) {
             Http.Response discover = new Http(server.baseUri()).get(DISCOVER, null);
 
             assertThat(discover.json().get("bootstrap").asText()).isEqualTo("127.0.0.1:1");
@@ -74,7 +78,8 @@ class ServerProcessIT {
 
     @Test
     void aServerThatDiesAtStartFailsWithTheEndOfItsLog() {
-        assertThatThrownBy(() -> ServerProcess.builder().jar(jar).env("FAKE_EXIT", "3").start())
+        assertThatThrownBy(() ->
+                        ServerProcess.builder().jar(jar).env("FAKE_EXIT", "3").start())
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("exited with code 3")
                 .hasMessageContaining("failing on purpose");

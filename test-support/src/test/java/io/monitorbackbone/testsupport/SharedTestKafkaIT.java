@@ -11,7 +11,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
-
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -31,13 +30,20 @@ class SharedTestKafkaIT {
             pool.shutdownNow();
         }
 
-        try (Admin admin = Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()))) {
+        try (Admin admin =
+                Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()))) {
             // A fresh name: a broker given by KAFKA_BOOTSTRAP_SERVERS may have seen an earlier run.
             String topic = "test-kafka-it-" + java.util.UUID.randomUUID();
-            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1))).all().get(60, java.util.concurrent.TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(topic, 1, (short) 1)))
+                    .all()
+                    .get(60, java.util.concurrent.TimeUnit.SECONDS);
             // A created topic reaches the metadata that listTopics reads a moment later, longer on a busy machine.
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).pollInterval(java.time.Duration.ofMillis(200))
-                    .untilAsserted(() -> assertThat(admin.listTopics().names().get(30, java.util.concurrent.TimeUnit.SECONDS)).contains(topic));
+            org.awaitility.Awaitility.await()
+                    .atMost(java.time.Duration.ofSeconds(60))
+                    .pollInterval(java.time.Duration.ofMillis(200))
+                    .untilAsserted(
+                            () -> assertThat(admin.listTopics().names().get(30, java.util.concurrent.TimeUnit.SECONDS))
+                                    .contains(topic));
         }
     }
 

@@ -1,10 +1,9 @@
 package io.monitorbackbone.bench.jmh;
 
-import io.monitorbackbone.binding.Topics;
-import java.util.concurrent.TimeUnit;
-
 import io.monitorbackbone.binding.ObservationCodec;
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Draft;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -25,7 +24,8 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class CodecBench {
     private final Draft draft = Fixtures.draft("s-1");
-    private final ProducerRecord<String, byte[]> record = ObservationCodec.encode(Topics.obs("bench"), "bench", null, draft);
+    private final ProducerRecord<String, byte[]> record =
+            ObservationCodec.encode(Topics.obs("bench"), "bench", null, draft);
 
     @Benchmark
     public ProducerRecord<String, byte[]> encode() {

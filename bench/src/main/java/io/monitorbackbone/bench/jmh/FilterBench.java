@@ -1,12 +1,11 @@
 package io.monitorbackbone.bench.jmh;
 
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Filter;
 import io.monitorbackbone.protocol.Json;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -31,10 +30,14 @@ public class FilterBench {
     private final Draft draft = Fixtures.draft("s-1");
     private final ObjectNode served = draft.served("bench", 42, false);
     private final Filter all = Filter.ALL;
-    private final Filter typesAndSubjects = Filter.parse(Json.parseBody(
-            "{\"types\":[\"com.example.*\"],\"subjects\":[\"s-0\",\"s-1\",\"s-2\"],\"tiers\":[\"measured\"]}".getBytes()), null);
+    private final Filter typesAndSubjects = Filter.parse(
+            Json.parseBody(
+                    "{\"types\":[\"com.example.*\"],\"subjects\":[\"s-0\",\"s-1\",\"s-2\"],\"tiers\":[\"measured\"]}"
+                            .getBytes()),
+            null);
     private final Filter miss = Filter.parse(Json.parseBody("{\"types\":[\"com.other.*\"]}".getBytes()), null);
-    private final Filter tagAndText = Filter.parse(Json.parseBody("{\"#team\":[\"core\"],\"text\":\"bench\"}".getBytes()), List.of());
+    private final Filter tagAndText =
+            Filter.parse(Json.parseBody("{\"#team\":[\"core\"],\"text\":\"bench\"}".getBytes()), List.of());
 
     @Benchmark
     public boolean matchAll() {

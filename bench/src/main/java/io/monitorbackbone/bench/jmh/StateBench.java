@@ -1,11 +1,10 @@
 package io.monitorbackbone.bench.jmh;
 
-import java.util.concurrent.TimeUnit;
-
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.States;
+import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

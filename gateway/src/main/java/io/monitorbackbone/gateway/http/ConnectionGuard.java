@@ -31,14 +31,13 @@ import io.vertx.core.net.impl.TCPServerBase;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.ObservesAsync;
 import jakarta.inject.Inject;
-import org.jboss.logging.Logger;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.jboss.logging.Logger;
 
 /**
  * What the HTTP listener does before and between requests, where no route runs: every connection is watched from the
@@ -85,7 +84,8 @@ public class ConnectionGuard implements HttpServerOptionsCustomizer {
         try {
             java.lang.reflect.Field bind = TCPServerBase.class.getDeclaredField("bindFuture");
             bind.setAccessible(true);
-            for (TCPServerBase server : ((VertxInternal) vertx).sharedHttpServers().values()) {
+            for (TCPServerBase server :
+                    ((VertxInternal) vertx).sharedHttpServers().values()) {
                 if (server.actualPort() != port) {
                     continue;
                 }
@@ -102,7 +102,8 @@ public class ConnectionGuard implements HttpServerOptionsCustomizer {
             return;
         }
         if (found == 0 && hooked.isEmpty()) {
-            LOGGER.errorf("HTTP connection timeouts and the connection cap are NOT in force: no listener on port %d", port);
+            LOGGER.errorf(
+                    "HTTP connection timeouts and the connection cap are NOT in force: no listener on port %d", port);
         }
     }
 
@@ -126,7 +127,11 @@ public class ConnectionGuard implements HttpServerOptionsCustomizer {
         }
     }
 
-    private enum Phase { IDLE, READING, ANSWERING }
+    private enum Phase {
+        IDLE,
+        READING,
+        ANSWERING
+    }
 
     /** First in a connection's pipeline: the count, the cap, and the one timer. */
     private final class Connection extends ChannelDuplexHandler {
@@ -141,8 +146,10 @@ public class ConnectionGuard implements HttpServerOptionsCustomizer {
             counted = true;
             if (open.incrementAndGet() > config.http().maxConnections()) {
                 ctx.channel().config().setAutoRead(false);
-                ProtocolException e = ProtocolException.of(ErrorCode.UNAVAILABLE, "the server has "
-                        + config.http().maxConnections() + " connections open, its limit; retry later")
+                ProtocolException e = ProtocolException.of(
+                                ErrorCode.UNAVAILABLE,
+                                "the server has " + config.http().maxConnections()
+                                        + " connections open, its limit; retry later")
                         .with("max_connections", config.http().maxConnections());
                 ctx.writeAndFlush(Unpooled.wrappedBuffer(raw(503, "Service Unavailable", e)))
                         .addListener(ChannelFutureListener.CLOSE);
@@ -196,11 +203,19 @@ public class ConnectionGuard implements HttpServerOptionsCustomizer {
 
         private void arm(long millis) {
             cancel();
-            timer = ctx.executor().schedule(() -> {
-                LOGGER.debugf("closing %s: %s", ctx.channel().remoteAddress(), phase == Phase.READING
-                        ? "its request was not read within the read timeout" : "idle past the idle timeout");
-                ctx.close();
-            }, millis, TimeUnit.MILLISECONDS);
+            timer = ctx.executor()
+                    .schedule(
+                            () -> {
+                                LOGGER.debugf(
+                                        "closing %s: %s",
+                                        ctx.channel().remoteAddress(),
+                                        phase == Phase.READING
+                                                ? "its request was not read within the read timeout"
+                                                : "idle past the idle timeout");
+                                ctx.close();
+                            },
+                            millis,
+                            TimeUnit.MILLISECONDS);
         }
 
         private void cancel() {
@@ -250,12 +265,15 @@ public class ConnectionGuard implements HttpServerOptionsCustomizer {
         @Override
         public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
             boolean last = msg instanceof LastHttpContent;
-            if (msg instanceof FullHttpResponse response && response.status().code() >= 400
+            if (msg instanceof FullHttpResponse response
+                    && response.status().code() >= 400
                     && response.content().readableBytes() == 0) {
                 try {
                     msg = withBody(response);
                 } catch (RuntimeException e) {
-                    LOGGER.warnf("an empty %d answer is sent as it is: %s", response.status().code(), e.toString());
+                    LOGGER.warnf(
+                            "an empty %d answer is sent as it is: %s",
+                            response.status().code(), e.toString());
                 }
             }
             ctx.write(msg, promise);
@@ -278,14 +296,18 @@ public class ConnectionGuard implements HttpServerOptionsCustomizer {
                 case 403 -> ErrorCode.ORIGIN_REFUSED;
                 default -> ErrorCode.UNAVAILABLE;
             };
-            byte[] body = Json.bytes(ProtocolException.of(code, "the request was refused before it reached a route: "
-                    + empty.status().reasonPhrase().toLowerCase(java.util.Locale.ROOT)
-                    + (status == 400 ? " (is the path percent-encoded correctly?)" : "")).toJson());
-            FullHttpResponse full = new DefaultFullHttpResponse(empty.protocolVersion(), empty.status(),
-                    Unpooled.wrappedBuffer(body));
+            byte[] body = Json.bytes(ProtocolException.of(
+                            code,
+                            "the request was refused before it reached a route: "
+                                    + empty.status().reasonPhrase().toLowerCase(java.util.Locale.ROOT)
+                                    + (status == 400 ? " (is the path percent-encoded correctly?)" : ""))
+                    .toJson());
+            FullHttpResponse full =
+                    new DefaultFullHttpResponse(empty.protocolVersion(), empty.status(), Unpooled.wrappedBuffer(body));
             full.headers().set(empty.headers());
             empty.release();
-            full.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json; charset=utf-8")
+            full.headers()
+                    .set(HttpHeaderNames.CONTENT_TYPE, "application/json; charset=utf-8")
                     .set(HttpHeaderNames.CONTENT_LENGTH, body.length)
                     .set(HttpHeaderNames.CACHE_CONTROL, "no-store");
             return full;
@@ -302,13 +324,16 @@ public class ConnectionGuard implements HttpServerOptionsCustomizer {
                 e = ProtocolException.of(ErrorCode.TOO_LARGE, "the request headers are too large");
             } else {
                 status = 400;
-                e = ProtocolException.of(ErrorCode.INVALID, "the request could not be read as HTTP/1.1"
-                        + (cause == null || cause.getMessage() == null ? "" : ": " + cause.getMessage()));
+                e = ProtocolException.of(
+                        ErrorCode.INVALID,
+                        "the request could not be read as HTTP/1.1"
+                                + (cause == null || cause.getMessage() == null ? "" : ": " + cause.getMessage()));
             }
             byte[] body = Json.bytes(e.toJson());
-            FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status),
-                    Unpooled.wrappedBuffer(body));
-            response.headers().set(HttpHeaderNames.CONTENT_TYPE, "application/json; charset=utf-8")
+            FullHttpResponse response = new DefaultFullHttpResponse(
+                    HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status), Unpooled.wrappedBuffer(body));
+            response.headers()
+                    .set(HttpHeaderNames.CONTENT_TYPE, "application/json; charset=utf-8")
                     .set(HttpHeaderNames.CONTENT_LENGTH, body.length)
                     .set(HttpHeaderNames.CACHE_CONTROL, "no-store")
                     .set(HttpHeaderNames.CONNECTION, "close");

@@ -1,6 +1,8 @@
 package io.monitorbackbone.gateway.http;
 
 import io.monitorbackbone.gateway.GatewayConfig;
+import io.monitorbackbone.gateway.rest.Answers;
+import io.monitorbackbone.gateway.service.PublishService;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.vertx.core.Handler;
@@ -9,15 +11,12 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
-
-import io.monitorbackbone.gateway.Lifecycle;
-
 import java.util.HashSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * Runs before every route: only GET, POST and OPTIONS exist; a web page (a foreign {@code Origin}) or a rebinding
@@ -29,6 +28,7 @@ public class Guard implements Handler<RoutingContext> {
     static final int MAX_BODY_BYTES = 1_048_576;
     /** The MCP endpoint (Streamable HTTP); the extension's legacy SSE paths under it are not served. */
     static final String MCP = "/mcp";
+
     private static final Set<String> LOOPBACK_NAMES = Set.of("localhost", "127.0.0.1", "::1", "[::1]");
 
     private static final Pattern PUBLISH = Pattern.compile("^/mp/v0/monitors/([^/]+)/observations$");
@@ -37,7 +37,7 @@ public class Guard implements Handler<RoutingContext> {
     GatewayConfig config;
 
     @Inject
-    Lifecycle lifecycle;
+    PublishService publishing;
 
     @ConfigProperty(name = "quarkus.http.host")
     String listenHost;
@@ -48,21 +48,34 @@ public class Guard implements Handler<RoutingContext> {
         HttpMethod method = request.method();
         boolean mcp = request.path().equals(MCP);
         // DELETE exists only on /mcp, where an MCP client ends its session with it.
-        if (method != HttpMethod.GET && method != HttpMethod.POST && method != HttpMethod.OPTIONS
+        if (method != HttpMethod.GET
+                && method != HttpMethod.POST
+                && method != HttpMethod.OPTIONS
                 && !(mcp && method == HttpMethod.DELETE)) {
             Replies.error(ctx, ProtocolException.of(ErrorCode.NOT_FOUND, "unsupported method " + method.name()));
             return;
         }
         String origin = request.getHeader("Origin");
         if (origin != null && !allowedOrigins().contains(origin)) {
-            Replies.error(ctx, ProtocolException.of(ErrorCode.ORIGIN_REFUSED, "requests from web pages on " + origin
-                    + " are refused; set MP_ALLOW_ORIGIN=" + origin + " to allow one"));
+            Replies.error(
+                    ctx,
+                    ProtocolException.of(
+                            ErrorCode.ORIGIN_REFUSED,
+                            "requests from web pages on " + origin + " are refused; set MP_ALLOW_ORIGIN=" + origin
+                                    + " to allow one"));
             return;
         }
         String host = hostName(request.getHeader("Host"));
-        if (isLoopback(listenHost) && host != null && !LOOPBACK_NAMES.contains(host) && !allowedHosts().contains(host)) {
-            Replies.error(ctx, ProtocolException.of(ErrorCode.ORIGIN_REFUSED, "the Host " + host
-                    + " does not name this server; requests reached through another name are refused"));
+        if (isLoopback(listenHost)
+                && host != null
+                && !LOOPBACK_NAMES.contains(host)
+                && !allowedHosts().contains(host)) {
+            Replies.error(
+                    ctx,
+                    ProtocolException.of(
+                            ErrorCode.ORIGIN_REFUSED,
+                            "the Host " + host
+                                    + " does not name this server; requests reached through another name are refused"));
             return;
         }
         if (origin != null) {
@@ -73,14 +86,19 @@ public class Guard implements Handler<RoutingContext> {
         }
         if (method == HttpMethod.OPTIONS) {
             if (origin == null) {
-                Replies.error(ctx, ProtocolException.of(ErrorCode.NOT_FOUND, "unsupported method OPTIONS without Origin"));
+                Replies.error(
+                        ctx, ProtocolException.of(ErrorCode.NOT_FOUND, "unsupported method OPTIONS without Origin"));
                 return;
             }
-            ctx.response().setStatusCode(204)
-                    .putHeader("Access-Control-Allow-Methods", mcp ? "GET, POST, DELETE, OPTIONS" : "GET, POST, OPTIONS")
-                    .putHeader("Access-Control-Allow-Headers", mcp
-                            ? "Authorization, Content-Type, Accept, Last-Event-ID, Mcp-Session-Id, Mcp-Protocol-Version"
-                            : "Authorization, Content-Type, Last-Event-ID")
+            ctx.response()
+                    .setStatusCode(204)
+                    .putHeader(
+                            "Access-Control-Allow-Methods", mcp ? "GET, POST, DELETE, OPTIONS" : "GET, POST, OPTIONS")
+                    .putHeader(
+                            "Access-Control-Allow-Headers",
+                            mcp
+                                    ? "Authorization, Content-Type, Accept, Last-Event-ID, Mcp-Session-Id, Mcp-Protocol-Version"
+                                    : "Authorization, Content-Type, Last-Event-ID")
                     .putHeader("Access-Control-Max-Age", "600")
                     .end();
             return;
@@ -91,9 +109,12 @@ public class Guard implements Handler<RoutingContext> {
             refuseTooLarge(ctx, Long.parseLong(length.trim()));
             return;
         }
-        if (!mcp && !request.path().equals(Routes.BASE) && !request.path().startsWith(Routes.BASE + "/")) {
-            Replies.error(ctx, ProtocolException.of(ErrorCode.NOT_FOUND,
-                    "unknown route; the protocol is served under /mp/v0 (and MCP at /mcp)"));
+        if (!mcp && !request.path().equals(Answers.BASE) && !request.path().startsWith(Answers.BASE + "/")) {
+            Replies.error(
+                    ctx,
+                    ProtocolException.of(
+                            ErrorCode.NOT_FOUND,
+                            "unknown route; the protocol is served under /mp/v0 (and MCP at /mcp)"));
             return;
         }
         ctx.next();
@@ -107,11 +128,11 @@ public class Guard implements Handler<RoutingContext> {
             return;
         }
         String monitor = publish.group(1);
-        String bearer = Routes.bearer(ctx);
+        String bearer = Answers.bearer(ctx.request().getHeader("Authorization"));
+        // Recording the refusal completes from Kafka's acknowledgement; the answer is written on the request's context.
         io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
-        lifecycle.ready()
-                .thenApplyAsync(s -> s.publish().refuseTooLarge(monitor, bearer, tooLarge(), bytes), lifecycle.work())
-                .whenComplete((reply, failure) -> context.runOnContext(v -> Replies.failure(ctx, failure)));
+        io.vertx.core.Future.fromCompletionStage(publishing.refuseTooLarge(monitor, bearer, tooLarge(), bytes), context)
+                .onComplete(done -> Replies.failure(ctx, done.cause()));
     }
 
     static ProtocolException tooLarge() {

@@ -8,12 +8,11 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * Collects a POST body as bytes, whatever its Content-Type: Vert.x's BodyHandler would decode a form content type
- * (what {@code curl -d} sends) as form fields, and the protocol reads every body as JSON. Over the limit, the request
+ * (what {@code curl -d} sends) as form fields, and the protocol reads every body as JSON; the REST resources take it
+ * as their {@code byte[]} entity. Over the limit, the request
  * fails with 413 as soon as the limit is crossed, without reading further.
  */
 final class RawBody implements Handler<RoutingContext> {
-    private static final String KEY = "mp.body";
-
     @Override
     public void handle(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
@@ -42,15 +41,11 @@ final class RawBody implements Handler<RoutingContext> {
         });
         request.endHandler(v -> {
             if (!refused[0]) {
-                ctx.put(KEY, body);
+                // The REST resources read the body from here (the request has ended; nothing is read twice).
+                ctx.setBody(body);
                 ctx.next();
             }
         });
         request.resume();
-    }
-
-    static byte[] of(RoutingContext ctx) {
-        Buffer body = ctx.get(KEY);
-        return body == null ? new byte[0] : body.getBytes();
     }
 }

@@ -1,31 +1,23 @@
 package io.monitorbackbone.gateway.http;
 
-import io.monitorbackbone.gateway.ServerFault;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.gateway.rest.ProtocolErrors;
 import io.monitorbackbone.gateway.service.Reply;
-import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
-import org.jboss.logging.Logger;
 
-import java.util.List;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-
-/** Writes answers: JSON, never cached, and every failure as a protocol error body. */
+/**
+ * Answers of the Vert.x handlers in front of the REST resources (the guard, the stream, the router's refusals): JSON,
+ * never cached, every failure as {@link ProtocolErrors#toProtocolError} renders it, as the resources answer.
+ */
 public final class Replies {
-    private static final Logger LOGGER = Logger.getLogger(Replies.class);
-
-    private Replies() {
-    }
+    private Replies() {}
 
     static void send(RoutingContext ctx, Reply reply) {
-        HttpServerResponse response = ctx.response();
-        reply.headers().forEach(response::putHeader);
+        reply.headers().forEach(ctx.response()::putHeader);
         json(ctx, reply.status(), reply.body());
     }
 
@@ -39,35 +31,8 @@ public final class Replies {
     }
 
     static void failure(RoutingContext ctx, Throwable failure) {
-        Throwable cause = unwrap(failure);
-        if (cause instanceof ProtocolException e) {
-            error(ctx, e);
-        } else if (cause instanceof ServerFault fault) {
-            LOGGER.warnf("answering 503: %s", fault.answer());
-            ObjectNode b = body(fault.answer());
-            if (fault.isOutcomeUnknown()) {
-                b.put("outcome", "unknown");
-            }
-            json(ctx, 503, b);
-        } else {
-            LOGGER.errorf(cause, "unexpected failure on %s %s", ctx.request().method(), ctx.request().path());
-            json(ctx, 500, body("internal error: " + cause.getClass().getSimpleName()));
-        }
-    }
-
-    private static ObjectNode body(String message) {
-        ObjectNode b = Json.object();
-        b.put("code", ErrorCode.UNAVAILABLE.name());
-        b.put("error", message);
-        b.set("done", Json.array(List.of()));
-        return b;
-    }
-
-    private static Throwable unwrap(Throwable t) {
-        while ((t instanceof CompletionException || t instanceof ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        return t;
+        ProtocolErrors.Answer answer = ProtocolErrors.toProtocolError(failure);
+        json(ctx, answer.status(), answer.body());
     }
 
     private static void json(RoutingContext ctx, int status, JsonNode body) {

@@ -1,19 +1,18 @@
 package io.monitorbackbone.gateway.http;
 
-import io.monitorbackbone.gateway.Lifecycle;
-import io.monitorbackbone.gateway.kafka.LogReader;
-import io.monitorbackbone.gateway.service.DeliveryService;
-import io.monitorbackbone.protocol.Json;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.gateway.rest.Answers;
+import io.monitorbackbone.gateway.service.DeliveryService;
+import io.monitorbackbone.gateway.service.Log;
+import io.monitorbackbone.protocol.Json;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * {@code GET /subscriptions/{id}/stream}: Server-Sent Events over the same reads as pull. Each observation is
@@ -26,29 +25,28 @@ public class StreamRoute implements Handler<RoutingContext> {
     private static final int PAGE = 100;
 
     @Inject
-    Lifecycle lifecycle;
+    DeliveryService delivery;
 
     @Override
     public void handle(RoutingContext ctx) {
         String id = ctx.pathParam("id");
-        String bearer = Routes.bearer(ctx);
+        String bearer = Answers.bearer(ctx.request().getHeader("Authorization"));
         String lastEventId = ctx.request().getHeader("Last-Event-ID");
         String cursor = ctx.queryParams().get("cursor");
         Context context = ctx.vertx().getOrCreateContext();
-        lifecycle.ready()
-                .thenCompose(s -> CompletableFuture.supplyAsync(() -> s.delivery().openStream(id, bearer, lastEventId, cursor), lifecycle.work())
-                        .thenApply(stream -> new Open(s.delivery(), stream)))
-                .whenComplete((open, failure) -> context.runOnContext(v -> {
-                    if (failure != null) {
-                        Replies.failure(ctx, failure);
+        // Opening and reading block on Kafka: on a worker thread; each step goes on on the request's context.
+        context.<Open>executeBlocking(
+                        () -> new Open(delivery, delivery.openStream(id, bearer, lastEventId, cursor)), false)
+                .onComplete(opened -> {
+                    if (opened.failed()) {
+                        Replies.failure(ctx, opened.cause());
                     } else {
-                        begin(ctx, context, open);
+                        begin(ctx, context, opened.result());
                     }
-                }));
+                });
     }
 
-    private record Open(DeliveryService delivery, DeliveryService.Stream stream) {
-    }
+    private record Open(DeliveryService delivery, DeliveryService.Stream stream) {}
 
     private void begin(RoutingContext ctx, Context context, Open open) {
         HttpServerResponse response = ctx.response();
@@ -70,20 +68,19 @@ public class StreamRoute implements Handler<RoutingContext> {
             response.end();
             return;
         }
-        CompletableFuture.supplyAsync(() -> open.delivery().streamRead(open.stream(), from, PAGE), lifecycle.work())
-                .whenComplete((page, failure) -> context.runOnContext(v -> {
+        context.<Log.Page>executeBlocking(() -> open.stream().read(from, PAGE), false)
+                .onComplete(read -> {
                     if (response.closed() || response.ended()) {
                         return;
                     }
-                    if (failure != null) {
-                        Throwable cause = failure.getCause() != null ? failure.getCause() : failure;
-                        ObjectNode error = cause instanceof io.monitorbackbone.protocol.ProtocolException e ? e.toJson()
-                                : io.monitorbackbone.protocol.ProtocolException.of(io.monitorbackbone.protocol.ErrorCode.UNAVAILABLE,
-                                "the stream could not read the log; reconnect").toJson();
+                    if (read.failed()) {
+                        ObjectNode error = io.monitorbackbone.protocol.Failures.protocolError(read.cause())
+                                .toJson();
                         response.end("event: error\ndata: " + error + "\n\n");
                         return;
                     }
-                    for (LogReader.Entry e : page.entries()) {
+                    Log.Page page = read.result();
+                    for (Log.Entry e : page.entries()) {
                         response.write("id: " + e.seq() + "\nevent: observation\ndata: "
                                 + e.draft().served(open.stream().subscription().monitor(), e.seq(), false) + "\n\n");
                     }
@@ -92,17 +89,23 @@ public class StreamRoute implements Handler<RoutingContext> {
                         return;
                     }
                     long head = page.bounds().head();
-                    open.delivery().parking().appendAfter(open.stream().log(), head, HEARTBEAT)
-                            .whenComplete((x, y) -> context.runOnContext(w -> {
-                                if (open.stream().log().lastSeq() <= head && !response.closed() && !response.ended()
+                    Future.fromCompletionStage(
+                                    open.delivery()
+                                            .parking()
+                                            .appendAfter(open.stream().log(), head, HEARTBEAT),
+                                    context)
+                            .onComplete(woken -> {
+                                if (open.stream().log().lastSeq() <= head
+                                        && !response.closed()
+                                        && !response.ended()
                                         && !open.delivery().parking().stopping()) {
                                     ObjectNode beat = Json.object();
                                     beat.put("head", head);
-                                    beat.put("cursor", open.delivery().committed(open.stream().subscription().id()).cursor());
+                                    beat.put("cursor", open.stream().committed().cursor());
                                     response.write("event: heartbeat\ndata: " + beat + "\n\n");
                                 }
                                 next(response, context, open, page.next());
-                            }));
-                }));
+                            });
+                });
     }
 }

@@ -3,7 +3,6 @@ package io.monitorbackbone.gateway.kafka;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.Subscription;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -26,8 +25,8 @@ public final class Catalog {
     private final java.util.List<Consumer<String>> stateListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Object stateProgress = new Object();
     private final Object[] locks = new Object[64];
-    private volatile Consumer<String> onNewMonitor = id -> { };
-    private volatile Consumer<String> barrier = table -> { };
+    private volatile Consumer<String> onNewMonitor = id -> {};
+    private volatile Consumer<String> barrier = table -> {};
 
     private final int tailCapacity;
 
@@ -176,7 +175,9 @@ public final class Catalog {
     }
 
     public List<Subscription> subscriptionsOf(String monitorId) {
-        return subscriptions.values().stream().filter(s -> s.monitor().equals(monitorId)).toList();
+        return subscriptions.values().stream()
+                .filter(s -> s.monitor().equals(monitorId))
+                .toList();
     }
 
     public Cursor cursor(String subscriptionId) {

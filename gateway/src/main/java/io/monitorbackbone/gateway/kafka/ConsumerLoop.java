@@ -1,10 +1,9 @@
 package io.monitorbackbone.gateway.kafka;
 
+import java.time.Duration;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.errors.WakeupException;
 import org.jboss.logging.Logger;
-
-import java.time.Duration;
 
 /**
  * A daemon thread that owns one consumer (which is not thread-safe) and runs {@link #step()} until closed. Other

@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway.kafka;
 
+import io.monitorbackbone.gateway.service.LogAdmin;
 import io.monitorbackbone.protocol.Json;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -13,17 +14,7 @@ import org.apache.kafka.common.errors.ProducerFencedException;
  * that only the latest one can commit the definition; a create cut short by a crash is thereby taken over by its
  * retry. The definition is the create's commit point and the only record written in the transaction.
  */
-public final class CreateFence implements AutoCloseable {
-    /** What committing the definition came to. */
-    public enum Outcome {
-        /** The definition is in {@code mp.monitors}. */
-        COMMITTED,
-        /** A later create of the same id fenced this one: nothing of it was committed. */
-        FENCED,
-        /** Kafka did not say; the definition may or may not be there. */
-        UNKNOWN
-    }
-
+public final class CreateFence implements LogAdmin.Fence {
     private final KafkaProducer<String, byte[]> producer;
     private KafkaException failure;
 
@@ -43,6 +34,7 @@ public final class CreateFence implements AutoCloseable {
     }
 
     /** Writes the definition in a transaction of its own and commits it. */
+    @Override
     public Outcome commit(String table, String key, Object value) {
         try {
             producer.beginTransaction();
@@ -59,6 +51,7 @@ public final class CreateFence implements AutoCloseable {
     }
 
     /** Why the last commit did not report {@link Outcome#COMMITTED}. */
+    @Override
     public KafkaException failure() {
         return failure;
     }

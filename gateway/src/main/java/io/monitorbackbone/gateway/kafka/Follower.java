@@ -1,18 +1,12 @@
 package io.monitorbackbone.gateway.kafka;
 
-import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.binding.ObservationCodec;
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.Seq;
 import io.monitorbackbone.protocol.Subscription;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-import org.jboss.logging.Logger;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,6 +18,11 @@ import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
+import org.jboss.logging.Logger;
 
 /**
  * One thread and one consumer (no group: plain assignment) that read the compacted tables from the start and every
@@ -32,7 +31,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  */
 public final class Follower extends ConsumerLoop {
     private static final Logger LOGGER = Logger.getLogger(Follower.class);
-    private static final List<String> TABLES = List.of(Topics.MONITORS, Topics.SUBSCRIPTIONS, Topics.CURSORS, Topics.LEASES, Topics.STATE);
+    private static final List<String> TABLES =
+            List.of(Topics.MONITORS, Topics.SUBSCRIPTIONS, Topics.CURSORS, Topics.LEASES, Topics.STATE);
 
     private final Catalog catalog;
     private final Queue<String> toFollow = new ConcurrentLinkedQueue<>();
@@ -43,6 +43,7 @@ public final class Follower extends ConsumerLoop {
     private final Object progress = new Object();
     private long lastFullProgress;
     private final CompletableFuture<Void> caughtUp = new CompletableFuture<>();
+    private volatile long lag;
 
     public Follower(KafkaConsumer<byte[], byte[]> consumer, Catalog catalog) {
         super(consumer, "mp-follower");
@@ -110,7 +111,8 @@ public final class Follower extends ConsumerLoop {
             consumer.assign(assigned);
             // Only the newest records: the tail, recent subjects and write ids need no more, and a monitor's fold is
             // the projector's. A log of a million records costs a restart no more than one of a thousand.
-            Map<TopicPartition, Long> begin = uninterrupted(() -> consumer.beginningOffsets(fresh, Duration.ofSeconds(30)));
+            Map<TopicPartition, Long> begin =
+                    uninterrupted(() -> consumer.beginningOffsets(fresh, Duration.ofSeconds(30)));
             Map<TopicPartition, Long> end = uninterrupted(() -> consumer.endOffsets(fresh, Duration.ofSeconds(30)));
             for (TopicPartition tp : fresh) {
                 long from = Math.max(begin.getOrDefault(tp, 0L), end.getOrDefault(tp, 0L) - catalog.recentWindow());
@@ -151,10 +153,33 @@ public final class Follower extends ConsumerLoop {
         }
         if (logs == assigned) {
             lastFullProgress = now;
+            lag = currentLag();
         }
         synchronized (progress) {
             progress.notifyAll();
         }
+    }
+
+    /**
+     * Records between this follower's position and the end of what it follows (tables and logs, read committed), as
+     * of its last fetches: no broker call. A partition not fetched yet counts as none.
+     */
+    private long currentLag() {
+        long sum = 0;
+        for (TopicPartition tp : assigned) {
+            sum += consumer.currentLag(tp).orElse(0);
+        }
+        return sum;
+    }
+
+    /** The records this follower is behind, as of its last look (every 100 ms while it runs). */
+    public long lag() {
+        return lag;
+    }
+
+    /** Whether it has read the tables up to where they ended at start. */
+    public boolean caughtUp() {
+        return caughtUp.isDone() && !caughtUp.isCompletedExceptionally();
     }
 
     /**
@@ -168,13 +193,15 @@ public final class Follower extends ConsumerLoop {
                 while (applied.getOrDefault(end.getKey(), 0L) < end.getValue()) {
                     long left = deadline - System.nanoTime();
                     if (left <= 0) {
-                        throw new io.monitorbackbone.gateway.ServerFault("this gateway is behind on " + table + "; retry", null);
+                        throw new io.monitorbackbone.protocol.ServerFault(
+                                "this gateway is behind on " + table + "; retry", null);
                     }
                     try {
                         progress.wait(Math.max(1, left / 1_000_000));
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
-                        throw new io.monitorbackbone.gateway.ServerFault("interrupted while catching up on " + table, e);
+                        throw new io.monitorbackbone.protocol.ServerFault(
+                                "interrupted while catching up on " + table, e);
                     }
                 }
             }
@@ -211,16 +238,25 @@ public final class Follower extends ConsumerLoop {
                 case Topics.MONITORS -> catalog.apply(Json.MAPPER.readValue(r.value(), Monitor.class));
                 case Topics.SUBSCRIPTIONS -> catalog.apply(Json.MAPPER.readValue(r.value(), Subscription.class));
                 case Topics.CURSORS -> catalog.apply(key(r), Json.MAPPER.readValue(r.value(), Cursor.class));
-                case Topics.LEASES -> catalog.applyLease(key(r), io.monitorbackbone.protocol.lease.Lease.fromJson(Json.read(r.value())));
-                case Topics.STATE -> catalog.applyState(key(r), io.monitorbackbone.protocol.Aggregate.fromJson(r.value()));
+                case Topics.LEASES ->
+                    catalog.applyLease(key(r), io.monitorbackbone.protocol.lease.Lease.fromJson(Json.read(r.value())));
+                case Topics.STATE ->
+                    catalog.applyState(key(r), io.monitorbackbone.protocol.Aggregate.fromJson(r.value()));
                 default -> {
                     if (Topics.isObs(r.topic())) {
                         String monitor = Topics.monitorOf(r.topic());
                         long seq = Seq.fromOffset(r.offset());
-                        io.monitorbackbone.protocol.Draft draft = ObservationCodec.decode(monitor, r.headers(), r.value(), r.timestamp());
+                        io.monitorbackbone.protocol.Draft draft =
+                                ObservationCodec.decode(monitor, r.headers(), r.value(), r.timestamp());
                         org.apache.kafka.common.header.Header ceId = r.headers().lastHeader("ce_id");
-                        catalog.log(monitor).apply(seq, draft, r.timestamp(),
-                                ceId == null ? null : new String(ceId.value(), java.nio.charset.StandardCharsets.UTF_8));
+                        catalog.log(monitor)
+                                .apply(
+                                        seq,
+                                        draft,
+                                        r.timestamp(),
+                                        ceId == null
+                                                ? null
+                                                : new String(ceId.value(), java.nio.charset.StandardCharsets.UTF_8));
                     }
                 }
             }
@@ -232,5 +268,4 @@ public final class Follower extends ConsumerLoop {
     private static String key(ConsumerRecord<byte[], byte[]> r) {
         return new String(r.key(), java.nio.charset.StandardCharsets.UTF_8);
     }
-
 }

@@ -3,8 +3,17 @@ package io.monitorbackbone.gateway.kafka;
 import io.monitorbackbone.binding.KafkaClients;
 import io.monitorbackbone.binding.TopicLayout;
 import io.monitorbackbone.binding.Topics;
+import io.monitorbackbone.broker.ClientCredentials;
 import io.monitorbackbone.broker.EmbeddedKafka;
 import io.monitorbackbone.gateway.GatewayConfig;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -16,14 +25,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.jboss.logging.Logger;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The Kafka side of one gateway process: the embedded broker when no cluster is configured, one admin client, one
@@ -64,11 +65,14 @@ public final class KafkaRuntime implements AutoCloseable {
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, MAX_RECORD_BYTES);
-        this.producer = new KafkaProducer<>(clients.properties("mp-gateway", p), new StringSerializer(), new ByteArraySerializer());
+        this.producer = new KafkaProducer<>(
+                clients.properties("mp-gateway", p), new StringSerializer(), new ByteArraySerializer());
     }
 
     /**
-     * Starts the embedded broker under {@code data/kafka} unless a cluster is configured, then the clients.
+     * Starts the embedded broker under {@code data/kafka} unless a cluster is configured, then the clients. The embedded
+     * broker requires its SCRAM user, made at first start and kept in {@code data/kafka-client.properties} (owner only),
+     * which every client of this process logs in as.
      *
      * @param env where {@code MP_KAFKA_*} client properties are passed through from
      */
@@ -76,12 +80,25 @@ public final class KafkaRuntime implements AutoCloseable {
         GatewayConfig.Kafka kafka = config.kafka();
         Map<String, String> passThrough = KafkaClients.passThroughFrom(env);
         if (kafka.bootstrapServers().isPresent()) {
-            return new KafkaRuntime(kafka, null, new KafkaClients(kafka.bootstrapServers().get(), passThrough));
+            return new KafkaRuntime(
+                    kafka, null, new KafkaClients(kafka.bootstrapServers().get(), passThrough));
         }
-        Path logDir = config.data().resolve("kafka").toAbsolutePath().normalize();
-        EmbeddedKafka broker = EmbeddedKafka.start(logDir, kafka.port());
+        Path data = config.data().toAbsolutePath().normalize();
+        ClientCredentials user = ClientCredentials.read(data);
+        boolean generated = user == null;
+        if (generated) {
+            user = ClientCredentials.generate();
+            LOGGER.infof(
+                    "generated the embedded broker's SCRAM credentials, kept in %s",
+                    data.resolve(ClientCredentials.FILE));
+        }
+        EmbeddedKafka broker = EmbeddedKafka.start(data.resolve("kafka"), kafka.port(), user, generated);
         try {
-            return new KafkaRuntime(kafka, broker, new KafkaClients(broker.bootstrapServers(), passThrough));
+            user.write(data, broker.bootstrapServers());
+            // The broker's user first, so that what an operator passes through still has the last word.
+            Map<String, String> client = new TreeMap<>(user.securityProperties());
+            client.putAll(passThrough);
+            return new KafkaRuntime(kafka, broker, new KafkaClients(broker.bootstrapServers(), client));
         } catch (RuntimeException e) {
             broker.close();
             throw e;
@@ -90,8 +107,16 @@ public final class KafkaRuntime implements AutoCloseable {
 
     /** Creates the compacted tables if they are missing; a table that exists is left as it is. */
     public void ensureTables(List<String> tables) {
-        for (String table : TopicLayout.createMissing(admin, tables.stream().map(layout::table).toList(), Duration.ofSeconds(30))) {
+        for (String table : TopicLayout.createMissing(
+                admin, tables.stream().map(layout::table).toList(), Duration.ofSeconds(30))) {
             LOGGER.infof("created table topic %s", table);
+        }
+    }
+
+    /** Creates the leases service's topics if they are missing, as the leases app itself would. */
+    public void ensureLeaseTopics() {
+        for (String topic : TopicLayout.createMissing(admin, layout.leaseTopics(), Duration.ofSeconds(30))) {
+            LOGGER.infof("created lease topic %s", topic);
         }
     }
 
@@ -105,6 +130,7 @@ public final class KafkaRuntime implements AutoCloseable {
      * holds back {@code mp.monitors}' readers until its retry fences it or the broker aborts it after this long.
      */
     static final int CREATE_TRANSACTION_TIMEOUT_MS = 15_000;
+
     private static final String CREATE_PREFIX = "mp-create-";
 
     /** Opens the fence of one monitor id's create, fencing every earlier create of it (see {@link CreateFence}). */
@@ -119,8 +145,8 @@ public final class KafkaRuntime implements AutoCloseable {
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, CREATE_TRANSACTION_TIMEOUT_MS);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 30_000);
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, MAX_RECORD_BYTES);
-        return CreateFence.open(new KafkaProducer<>(clients.properties(CREATE_PREFIX + monitorId, p),
-                new StringSerializer(), new ByteArraySerializer()));
+        return CreateFence.open(new KafkaProducer<>(
+                clients.properties(CREATE_PREFIX + monitorId, p), new StringSerializer(), new ByteArraySerializer()));
     }
 
     /**
@@ -133,12 +159,15 @@ public final class KafkaRuntime implements AutoCloseable {
         int fenced = 0;
         try {
             java.util.Collection<org.apache.kafka.clients.admin.TransactionListing> open = admin.listTransactions(
-                    new org.apache.kafka.clients.admin.ListTransactionsOptions()
-                            .filterStates(List.of(org.apache.kafka.clients.admin.TransactionState.ONGOING))
-                            .filterOnDuration(olderThanMs)).all().get(30, TimeUnit.SECONDS);
+                            new org.apache.kafka.clients.admin.ListTransactionsOptions()
+                                    .filterStates(List.of(org.apache.kafka.clients.admin.TransactionState.ONGOING))
+                                    .filterOnDuration(olderThanMs))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
             for (org.apache.kafka.clients.admin.TransactionListing t : open) {
                 if (t.transactionalId().startsWith(CREATE_PREFIX)) {
-                    createFence(t.transactionalId().substring(CREATE_PREFIX.length())).close();
+                    createFence(t.transactionalId().substring(CREATE_PREFIX.length()))
+                            .close();
                     fenced++;
                 }
             }
@@ -148,23 +177,57 @@ public final class KafkaRuntime implements AutoCloseable {
         if (fenced > 0) {
             LOGGER.infof("fenced %d create(s) cut short; their retries complete them", fenced);
         }
+        awaitDecidedCreates();
         return fenced;
+    }
+
+    /**
+     * Waits (at most 30 s) until no create's transaction is still being committed or aborted. A create answered 201 just
+     * before a crash has its commit decided but, after the restart, its marker may not be written yet; until it is,
+     * {@code mp.monitors}' last stable offset stays below the definition, so a read of the table right after start-up
+     * would not find a monitor that was acknowledged.
+     */
+    private void awaitDecidedCreates() {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        try {
+            while (System.nanoTime() < deadline) {
+                boolean deciding = admin
+                        .listTransactions(new org.apache.kafka.clients.admin.ListTransactionsOptions()
+                                .filterStates(List.of(
+                                        org.apache.kafka.clients.admin.TransactionState.PREPARE_COMMIT,
+                                        org.apache.kafka.clients.admin.TransactionState.PREPARE_ABORT)))
+                        .all()
+                        .get(30, TimeUnit.SECONDS)
+                        .stream()
+                        .anyMatch(t -> t.transactionalId().startsWith(CREATE_PREFIX));
+                if (!deciding) {
+                    return;
+                }
+                Thread.sleep(100);
+            }
+            LOGGER.warn("creates were still being committed after 30 s; reads of mp.monitors may lag until they are");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            LOGGER.warnf("could not look for creates being committed (%s)", e.toString());
+        }
     }
 
     /** Applies a monitor's new retention to its log. */
     public void setRetention(String monitorId, Long retentionSeconds) {
-        org.apache.kafka.common.config.ConfigResource topic =
-                new org.apache.kafka.common.config.ConfigResource(org.apache.kafka.common.config.ConfigResource.Type.TOPIC, Topics.obs(monitorId));
+        org.apache.kafka.common.config.ConfigResource topic = new org.apache.kafka.common.config.ConfigResource(
+                org.apache.kafka.common.config.ConfigResource.Type.TOPIC, Topics.obs(monitorId));
         org.apache.kafka.clients.admin.AlterConfigOp op = new org.apache.kafka.clients.admin.AlterConfigOp(
-                new org.apache.kafka.clients.admin.ConfigEntry(TopicConfig.RETENTION_MS_CONFIG, TopicLayout.retentionMs(retentionSeconds)),
+                new org.apache.kafka.clients.admin.ConfigEntry(
+                        TopicConfig.RETENTION_MS_CONFIG, TopicLayout.retentionMs(retentionSeconds)),
                 org.apache.kafka.clients.admin.AlterConfigOp.OpType.SET);
         try {
             admin.incrementalAlterConfigs(Map.of(topic, List.of(op))).all().get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new io.monitorbackbone.gateway.ServerFault("interrupted while changing retention", e);
+            throw new io.monitorbackbone.protocol.ServerFault("interrupted while changing retention", e);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new io.monitorbackbone.gateway.ServerFault("Kafka did not change the log's retention: " + e, e);
+            throw new io.monitorbackbone.protocol.ServerFault("Kafka did not change the log's retention: " + e, e);
         }
     }
 
@@ -172,19 +235,25 @@ public final class KafkaRuntime implements AutoCloseable {
      * The last stable offsets of some partitions, asked of the broker: where a read_committed reader ends up once it
      * has read every committed write (an open transaction, such as a create's, is not waited for).
      */
-    public Map<org.apache.kafka.common.TopicPartition, Long> endOffsets(List<org.apache.kafka.common.TopicPartition> partitions) {
+    public Map<org.apache.kafka.common.TopicPartition, Long> endOffsets(
+            List<org.apache.kafka.common.TopicPartition> partitions) {
         Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new HashMap<>();
         partitions.forEach(tp -> latest.put(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()));
         try {
             Map<org.apache.kafka.common.TopicPartition, Long> out = new HashMap<>();
-            admin.listOffsets(latest, new org.apache.kafka.clients.admin.ListOffsetsOptions(
-                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED)).all().get(10, TimeUnit.SECONDS).forEach((tp, info) -> out.put(tp, info.offset()));
+            admin.listOffsets(
+                            latest,
+                            new org.apache.kafka.clients.admin.ListOffsetsOptions(
+                                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED))
+                    .all()
+                    .get(10, TimeUnit.SECONDS)
+                    .forEach((tp, info) -> out.put(tp, info.offset()));
             return out;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new io.monitorbackbone.gateway.ServerFault("interrupted while asking Kafka for offsets", e);
+            throw new io.monitorbackbone.protocol.ServerFault("interrupted while asking Kafka for offsets", e);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new io.monitorbackbone.gateway.ServerFault("Kafka did not answer an offsets request: " + e, e);
+            throw new io.monitorbackbone.protocol.ServerFault("Kafka did not answer an offsets request: " + e, e);
         }
     }
 
@@ -196,7 +265,8 @@ public final class KafkaRuntime implements AutoCloseable {
         // A dead sweeper is replaced after this long; the broker's minimum is 6 s.
         c.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 6_000);
         c.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 1_000);
-        return new KafkaConsumer<>(clients.properties(clientId, c), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        return new KafkaConsumer<>(
+                clients.properties(clientId, c), new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
 
     /** A consumer for {@link LogReader}'s pool: reads what it was asked for and never waits in Kafka for more. */

@@ -1,16 +1,10 @@
 package io.monitorbackbone.gateway.kafka;
 
-import io.monitorbackbone.gateway.ServerFault;
+import io.monitorbackbone.gateway.service.LeaseDecisions;
 import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.protocol.lease.LeaseCommand;
 import io.monitorbackbone.protocol.lease.LeaseReply;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,13 +15,19 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.PartitionInfo;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * Sends lease commands to the leases service and waits for its answers (docs/adr/0006): a command goes to
  * {@code mp.lease-commands} keyed by (monitor, subject); this gateway reads every reply from
  * {@code mp.lease-replies} (read_committed, from the end at start) and completes the request that carries its id.
  */
-public final class LeaseClient extends ConsumerLoop {
+public final class LeaseClient extends ConsumerLoop implements LeaseDecisions {
     private static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(20);
 
     private final KafkaProducer<String, byte[]> producer;
@@ -36,8 +36,11 @@ public final class LeaseClient extends ConsumerLoop {
     private final Map<String, CompletableFuture<LeaseReply>> pending = new ConcurrentHashMap<>();
     private final CompletableFuture<Void> listening = new CompletableFuture<>();
 
-    public LeaseClient(KafkaConsumer<byte[], byte[]> consumer, KafkaProducer<String, byte[]> producer, String commands,
-                       String replies) {
+    public LeaseClient(
+            KafkaConsumer<byte[], byte[]> consumer,
+            KafkaProducer<String, byte[]> producer,
+            String commands,
+            String replies) {
         super(consumer, "mp-lease-replies");
         this.producer = producer;
         this.commands = commands;
@@ -82,11 +85,13 @@ public final class LeaseClient extends ConsumerLoop {
     }
 
     /** Sends one command and blocks for its answer; a missing answer is a server fault, never a guess. */
+    @Override
     public LeaseReply decide(LeaseCommand command) {
         CompletableFuture<LeaseReply> answer = new CompletableFuture<>();
         pending.put(command.requestId(), answer);
         try {
-            producer.send(new ProducerRecord<>(commands, command.key(), command.toBytes())).get(ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            producer.send(new ProducerRecord<>(commands, command.key(), command.toBytes()))
+                    .get(ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             return answer.get(ANSWER_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,7 +1,6 @@
 package io.monitorbackbone.gateway.kafka;
 
 import io.monitorbackbone.gateway.service.StateChanges;
-
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

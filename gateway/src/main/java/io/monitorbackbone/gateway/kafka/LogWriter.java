@@ -1,53 +1,124 @@
 package io.monitorbackbone.gateway.kafka;
 
-import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.binding.ObservationCodec;
-import io.monitorbackbone.gateway.ServerFault;
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Seq;
-import org.apache.kafka.clients.producer.KafkaProducer;
+import io.monitorbackbone.protocol.ServerFault;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-
-/** Every write the gateway makes, each returning only once Kafka has acknowledged it ({@code acks=all}). */
+/**
+ * Every write the gateway makes, each done only once Kafka has acknowledged it ({@code acks=all}).
+ *
+ * <p>The {@code …Async} methods return at once; their future is completed from the producer's callback, on the
+ * producer's network thread, with the acknowledged result, or fails with a {@link ServerFault} (the broker refused the
+ * write, or did not acknowledge it within 35 s). No thread waits for an acknowledgement: the bound is a timer. The
+ * records are encoded and handed to the producer on this writer's own thread, never on the caller's nor in a
+ * producer callback, since the producer's {@code send} may wait (for a topic's metadata, or for buffer space) and
+ * that wait on the network thread would be a wait for itself; so a stage that depends on a write may write again, but
+ * must not block. The blocking methods wait for the same futures, for the services that still block.
+ */
 public final class LogWriter {
     private static final long ACK_TIMEOUT_SECONDS = 35;
 
-    private final KafkaProducer<String, byte[]> producer;
+    private final Producer<String, byte[]> producer;
+    private final Executor sending;
 
-    public LogWriter(KafkaProducer<String, byte[]> producer) {
+    public LogWriter(Producer<String, byte[]> producer) {
         this.producer = producer;
+        this.sending = Executors.newSingleThreadExecutor(task -> {
+            Thread t = new Thread(task, "mp-log-writer");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** Appends an observation to its monitor's log and returns the seq the broker gave it. */
     public long append(String monitorId, Draft draft) {
-        return Seq.fromOffset(await(ObservationCodec.encode(Topics.obs(monitorId), monitorId, null, draft)).offset());
+        return await(appendAsync(monitorId, draft), Topics.obs(monitorId));
+    }
+
+    /** Appends an observation to its monitor's log; the future holds the seq the broker gave it. */
+    public CompletableFuture<Long> appendAsync(String monitorId, Draft draft) {
+        String topic = Topics.obs(monitorId);
+        return send(topic, () -> ObservationCodec.encode(topic, monitorId, null, draft))
+                .thenApply(m -> Seq.fromOffset(m.offset()));
     }
 
     /** Writes the latest value of a key in a compacted table. */
     public void put(String table, String key, Object value) {
-        await(new ProducerRecord<>(table, key, Json.bytes(value)));
+        await(send(table, () -> new ProducerRecord<>(table, key, Json.bytes(value))), table);
     }
 
     /** A plain text value, for topics other apps read with a string serde. */
     public void putText(String topic, String key, String value) {
-        await(new ProducerRecord<>(topic, key, value.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        await(putTextAsync(topic, key, value), topic);
     }
 
-    private RecordMetadata await(ProducerRecord<String, byte[]> record) {
+    /** {@link #putText}, done when acknowledged. */
+    public CompletableFuture<Void> putTextAsync(String topic, String key, String value) {
+        return send(topic, () -> new ProducerRecord<>(topic, key, value.getBytes(StandardCharsets.UTF_8)))
+                .thenApply(m -> null);
+    }
+
+    private CompletableFuture<RecordMetadata> send(String topic, Supplier<ProducerRecord<String, byte[]>> record) {
+        CompletableFuture<RecordMetadata> acked = new CompletableFuture<>();
+        CompletableFuture<RecordMetadata> written = new CompletableFuture<>();
+        acked.orTimeout(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS).whenComplete((metadata, failure) -> {
+            if (failure == null) {
+                written.complete(metadata);
+            } else {
+                written.completeExceptionally(
+                        failure instanceof ServerFault
+                                ? failure
+                                : new ServerFault(
+                                        "Kafka did not acknowledge the write to " + topic + ": " + failure, failure));
+            }
+        });
         try {
-            return producer.send(record).get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            sending.execute(() -> {
+                if (acked.isDone()) {
+                    return; // timed out while queued: the caller was told nothing was acknowledged, so it is not sent
+                }
+                try {
+                    producer.send(record.get(), (metadata, failure) -> {
+                        if (failure == null) {
+                            acked.complete(metadata);
+                        } else {
+                            acked.completeExceptionally(failure);
+                        }
+                    });
+                } catch (RuntimeException failure) {
+                    acked.completeExceptionally(failure);
+                }
+            });
+        } catch (RuntimeException rejected) {
+            acked.completeExceptionally(rejected);
+        }
+        return written;
+    }
+
+    private static <T> T await(CompletableFuture<T> write, String topic) {
+        try {
+            return write.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new ServerFault("interrupted while waiting for Kafka to acknowledge a write to " + record.topic(), e);
-        } catch (ExecutionException | TimeoutException e) {
-            Throwable cause = e instanceof ExecutionException ? e.getCause() : e;
-            throw new ServerFault("Kafka did not acknowledge the write to " + record.topic() + ": " + cause, cause);
+            throw new ServerFault("interrupted while waiting for Kafka to acknowledge a write to " + topic, e);
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof ServerFault fault
+                    ? fault
+                    : new ServerFault(
+                            "Kafka did not acknowledge the write to " + topic + ": " + e.getCause(), e.getCause());
         }
     }
 }

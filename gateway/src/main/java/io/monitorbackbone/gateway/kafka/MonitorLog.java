@@ -1,7 +1,6 @@
 package io.monitorbackbone.gateway.kafka;
 
 import io.monitorbackbone.protocol.Aggregate;
-
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -13,17 +12,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link #lastSeq()} cannot miss an append. The log's fold is the projector's ({@code mp.state}); this tail only
  * brings a lagging fold up to the head ({@link #foldOnto}).
  */
-public final class MonitorLog {
+public final class MonitorLog implements io.monitorbackbone.gateway.service.Tables.Tail {
     private volatile long lastSeq;
     private final Set<String> seenTypes = ConcurrentHashMap.newKeySet();
     private volatile CompletableFuture<Void> nextAppend = new CompletableFuture<>();
     private final java.util.ArrayDeque<Tailed> tail = new java.util.ArrayDeque<>();
     /** The highest seq dropped from the tail: the tail holds every record after it. */
     private long evictedUpTo;
+
     private final int tailCapacity;
 
-    private record Tailed(long seq, io.monitorbackbone.protocol.Draft draft, long appendedAt) {
-    }
+    private record Tailed(long seq, io.monitorbackbone.protocol.Draft draft, long appendedAt) {}
 
     MonitorLog(int tailCapacity) {
         this.tailCapacity = tailCapacity;
@@ -31,6 +30,7 @@ public final class MonitorLog {
 
     /** Recent subjects and write ids, bounded: the durable published-subject index is the leases service's. */
     static final int RECENT = 4096;
+
     private final java.util.Map<String, Boolean> recentSubjects = recent();
     private final java.util.Map<String, Long> seqByEventId = recent();
 
@@ -59,7 +59,8 @@ public final class MonitorLog {
             return;
         }
         lastSeq = seq;
-        if (draft.subject() != null && draft.type() != null
+        if (draft.subject() != null
+                && draft.type() != null
                 && !draft.type().startsWith(io.monitorbackbone.protocol.Vocabulary.PROTOCOL_TYPE_PREFIX)) {
             recentSubjects.put(draft.subject(), Boolean.TRUE);
         }
@@ -87,20 +88,22 @@ public final class MonitorLog {
      * The newest observations from {@code fromSeq} to {@code toSeq}, when this tail holds all of them (it holds a
      * contiguous run, the follower reading the partition in order); null when it does not.
      */
-    synchronized List<LogReader.Entry> tail(long fromSeq, long toSeq) {
+    synchronized List<io.monitorbackbone.gateway.service.Log.Entry> tail(long fromSeq, long toSeq) {
         if (fromSeq > toSeq) {
             return List.of();
         }
-        if (tail.isEmpty() || tail.peekFirst().seq() > fromSeq || tail.peekLast().seq() < toSeq) {
+        if (tail.isEmpty()
+                || tail.peekFirst().seq() > fromSeq
+                || tail.peekLast().seq() < toSeq) {
             return null;
         }
-        List<LogReader.Entry> out = new java.util.ArrayList<>();
+        List<io.monitorbackbone.gateway.service.Log.Entry> out = new java.util.ArrayList<>();
         for (Tailed e : tail) {
             if (e.seq() > toSeq) {
                 break;
             }
             if (e.seq() >= fromSeq) {
-                out.add(new LogReader.Entry(e.seq(), e.draft()));
+                out.add(new io.monitorbackbone.gateway.service.Log.Entry(e.seq(), e.draft()));
             }
         }
         return out;

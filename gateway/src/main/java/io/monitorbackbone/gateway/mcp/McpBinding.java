@@ -1,10 +1,13 @@
 package io.monitorbackbone.gateway.mcp;
 
-import io.monitorbackbone.gateway.Lifecycle;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.gateway.service.MonitorService;
 import io.monitorbackbone.gateway.service.Rpc;
-import io.monitorbackbone.protocol.ErrorCode;
+import io.monitorbackbone.gateway.service.Work;
+import io.monitorbackbone.protocol.Failures;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
+import io.monitorbackbone.protocol.mcp.McpAnswers;
 import io.monitorbackbone.protocol.mcp.McpTools;
 import io.quarkiverse.mcp.server.McpException;
 import io.quarkiverse.mcp.server.ResourceResponse;
@@ -16,14 +19,12 @@ import io.quarkiverse.mcp.server.ToolResponse;
 import io.quarkus.runtime.StartupEvent;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.smallrye.mutiny.Uni;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.Priority;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -43,20 +44,26 @@ public class McpBinding {
     ResourceTemplateManager templates;
 
     @Inject
-    Lifecycle lifecycle;
+    Rpc rpc;
+
+    @Inject
+    MonitorService monitors;
+
+    @Inject
+    Work work;
 
     @Inject
     CurrentVertxRequest currentRequest;
 
-    /** Before {@link Lifecycle} starts Kafka, so the tool list is complete from the first request on. */
+    /** Before {@code Lifecycle} starts Kafka, so the tool list is complete from the first request on. */
     void register(@Observes @Priority(10) StartupEvent event) {
         for (McpTools.Tool tool : McpTools.all()) {
             tools.newTool(tool.name())
                     .setTitle(tool.title())
                     .setDescription(tool.description())
                     .setInputSchema(new JsonObject(new String(Json.bytes(tool.inputSchema()), StandardCharsets.UTF_8)))
-                    .setAnnotations(new ToolManager.ToolAnnotations(tool.title(), tool.readOnly(), tool.destructive(),
-                            tool.idempotent(), false))
+                    .setAnnotations(new ToolManager.ToolAnnotations(
+                            tool.title(), tool.readOnly(), tool.destructive(), tool.idempotent(), false))
                     .setAsyncHandler(args -> {
                         String header = headerBearer();
                         JsonObject message = args.rawMessage().asJsonObject();
@@ -64,11 +71,17 @@ public class McpBinding {
                     })
                     .register();
         }
-        template("monitor-definition", "definition", "A monitor's definition",
+        template(
+                "monitor-definition",
+                "definition",
+                "A monitor's definition",
                 "The monitor's definition, as GET /mp/v0/monitors/{id} serves it. Public monitors are readable as "
                         + "they are; a private or shared monitor needs its token: append ?token=<owner or subscribe "
                         + "token> to the URI, or send it as the MCP session's Authorization: Bearer header.");
-        template("monitor-state", "state", "A monitor's state",
+        template(
+                "monitor-state",
+                "state",
+                "A monitor's state",
                 "The monitor's computed state, as GET /mp/v0/monitors/{id}/state serves it. Subscribe to it "
                         + "(resources/subscribe) to get notifications/resources/updated when it changes, at most one "
                         + "per 250 ms: a wake-up only, delivery stays monitor_pull + monitor_ack. A private or shared "
@@ -82,13 +95,12 @@ public class McpBinding {
         } catch (RuntimeException e) {
             return CompletableFuture.completedFuture(refusal(e));
         }
-        return lifecycle.ready()
-                .thenCompose(s -> new Rpc(s, lifecycle.work()).dispatch(call.method(), call.params(), call.bearer()))
+        return rpc.dispatch(call.method(), call.params(), call.bearer())
                 .handle((reply, failure) -> failure == null ? response(false, reply.body()) : refusal(failure));
     }
 
     private static ToolResponse refusal(Throwable failure) {
-        return response(true, Rpc.asProtocolError(failure).toJson());
+        return response(true, McpAnswers.toolError(failure));
     }
 
     private static ToolResponse response(boolean isError, JsonNode body) {
@@ -112,7 +124,8 @@ public class McpBinding {
     }
 
     private void template(String name, String view, String title, String description) {
-        templates.newResourceTemplate(name)
+        templates
+                .newResourceTemplate(name)
                 .setUriTemplate(io.monitorbackbone.protocol.mcp.MonitorUri.SCHEME + "{id}/" + view)
                 .setTitle(title)
                 .setDescription(description)
@@ -122,16 +135,22 @@ public class McpBinding {
                 .setAsyncHandler(args -> {
                     String header = headerBearer();
                     String uri = args.requestUri().value();
-                    return Uni.createFrom().completionStage(() -> lifecycle.ready().thenApplyAsync(s -> {
-                        io.monitorbackbone.protocol.mcp.MonitorUri ref = io.monitorbackbone.protocol.mcp.MonitorUri.parse(uri);
-                        JsonNode body = MonitorResources.read(s, ref, header);
-                        return new ResourceResponse(List.of(new TextResourceContents(uri,
-                                new String(Json.bytes(body), StandardCharsets.UTF_8), io.monitorbackbone.protocol.mcp.MonitorUri.MIME_TYPE)));
-                    }, lifecycle.work()).exceptionally(failure -> {
-                        ProtocolException e = Rpc.asProtocolError(failure);
-                        throw new McpException(e.getMessage(), e.code() == ErrorCode.NOT_FOUND
-                                ? McpRoute.RESOURCE_NOT_FOUND : e.code().rpcCode());
-                    }));
+                    return Uni.createFrom()
+                            .completionStage(() -> CompletableFuture.supplyAsync(
+                                            () -> {
+                                                io.monitorbackbone.protocol.mcp.MonitorUri ref =
+                                                        io.monitorbackbone.protocol.mcp.MonitorUri.parse(uri);
+                                                JsonNode body = MonitorResources.read(monitors, ref, header);
+                                                return new ResourceResponse(List.of(new TextResourceContents(
+                                                        uri,
+                                                        new String(Json.bytes(body), StandardCharsets.UTF_8),
+                                                        io.monitorbackbone.protocol.mcp.MonitorUri.MIME_TYPE)));
+                                            },
+                                            work)
+                                    .exceptionally(failure -> {
+                                        ProtocolException e = Failures.protocolError(failure);
+                                        throw new McpException(e.getMessage(), McpAnswers.resourceErrorCode(e.code()));
+                                    }));
                 })
                 .register();
     }

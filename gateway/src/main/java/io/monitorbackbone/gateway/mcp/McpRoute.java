@@ -1,15 +1,15 @@
 package io.monitorbackbone.gateway.mcp;
 
-import io.monitorbackbone.gateway.Lifecycle;
-import io.monitorbackbone.gateway.service.Rpc;
-import io.monitorbackbone.protocol.ErrorCode;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.gateway.service.MonitorService;
+import io.monitorbackbone.gateway.service.StateChanges;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
+import io.monitorbackbone.protocol.mcp.McpAnswers;
 import io.quarkiverse.mcp.server.McpConnection;
 import io.quarkiverse.mcp.server.runtime.ConnectionManager;
 import io.quarkiverse.mcp.server.runtime.McpConnectionBase;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -17,10 +17,8 @@ import io.vertx.ext.web.handler.BodyHandler;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * What {@code /mcp} needs before the MCP extension sees a request. It answers {@code resources/list}, {@code resources/read}, {@code resources/subscribe} and
@@ -33,17 +31,16 @@ import java.util.function.Function;
 @ApplicationScoped
 public class McpRoute {
     static final String PATH = "/mcp";
-    private static final Set<String> METHODS = Set.of("resources/list", "resources/read", "resources/subscribe",
-            "resources/unsubscribe");
-    /** MCP's JSON-RPC code for a resource that does not exist. */
-    static final int RESOURCE_NOT_FOUND = -32002;
-    /** JSON-RPC's code for params of the wrong shape. */
-    static final int INVALID_PARAMS = -32602;
+    private static final Set<String> METHODS =
+            Set.of("resources/list", "resources/read", "resources/subscribe", "resources/unsubscribe");
     /** Before the extension's /mcp route (order 0 by default), after the guard (-1000). */
     private static final int ORDER = -500;
 
     @Inject
-    Lifecycle lifecycle;
+    MonitorService monitors;
+
+    @Inject
+    StateChanges stateChanges;
 
     @Inject
     ConnectionManager connections;
@@ -90,29 +87,36 @@ public class McpRoute {
         }
         JsonNode id = message.get("id");
         String headerBearer = bearer(ctx);
-        Function<io.monitorbackbone.gateway.service.Services, JsonNode> work = switch (method) {
-            case "resources/list" -> s -> MonitorResources.listResult(s, headerBearer);
-            case "resources/read" -> s -> {
-                io.monitorbackbone.protocol.mcp.MonitorUri ref = io.monitorbackbone.protocol.mcp.MonitorUri.parse(uri);
-                return MonitorResources.readResult(ref, MonitorResources.read(s, ref, headerBearer));
-            };
-            case "resources/subscribe" -> s -> {
-                io.monitorbackbone.protocol.mcp.MonitorUri ref = io.monitorbackbone.protocol.mcp.MonitorUri.parse(uri);
-                // Subscribing needs what reading needs: a private monitor's changes are as secret as its state.
-                MonitorResources.read(s, ref, headerBearer);
-                subscriptions.subscribe(lifecycle.stateChanges(), connection.id(), uri, ref.monitorId());
-                return Json.object();
-            };
-            default -> s -> {
-                subscriptions.unsubscribe(connection.id(), uri);
-                return Json.object();
-            };
+        Supplier<JsonNode> call = switch (method) {
+            case "resources/list" -> () -> MonitorResources.listResult(monitors, headerBearer);
+            case "resources/read" ->
+                () -> {
+                    io.monitorbackbone.protocol.mcp.MonitorUri ref =
+                            io.monitorbackbone.protocol.mcp.MonitorUri.parse(uri);
+                    return MonitorResources.readResult(ref, MonitorResources.read(monitors, ref, headerBearer));
+                };
+            case "resources/subscribe" ->
+                () -> {
+                    io.monitorbackbone.protocol.mcp.MonitorUri ref =
+                            io.monitorbackbone.protocol.mcp.MonitorUri.parse(uri);
+                    // Subscribing needs what reading needs: a private monitor's changes are as secret as its state.
+                    MonitorResources.read(monitors, ref, headerBearer);
+                    subscriptions.subscribe(stateChanges, connection.id(), uri, ref.monitorId());
+                    return Json.object();
+                };
+            default ->
+                () -> {
+                    subscriptions.unsubscribe(connection.id(), uri);
+                    return Json.object();
+                };
         };
         io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
-        lifecycle.ready()
-                .thenApplyAsync(work, lifecycle.work())
-                .whenComplete((result, failure) -> context.runOnContext(v ->
-                        answer(ctx, failure == null ? io.monitorbackbone.protocol.JsonRpc.success(id, result) : failure(id, failure))));
+        context.<JsonNode>executeBlocking(call::get, false)
+                .onComplete(done -> answer(
+                        ctx,
+                        done.succeeded()
+                                ? io.monitorbackbone.protocol.JsonRpc.success(id, done.result())
+                                : McpAnswers.resourceError(id, done.cause())));
     }
 
     /**
@@ -131,7 +135,7 @@ public class McpRoute {
         } catch (java.io.IOException e) {
             return false;
         }
-        ProtocolException refusal = ProtocolException.of(ErrorCode.INVALID, "params must be an object");
+        ProtocolException refusal = ProtocolException.paramsNotObject();
         if (message != null && message.isArray()) {
             for (JsonNode m : message) {
                 if (badParams(m)) {
@@ -147,14 +151,19 @@ public class McpRoute {
         if (!message.has("id")) {
             io.monitorbackbone.gateway.http.Replies.error(ctx, refusal);
         } else {
-            answer(ctx, io.monitorbackbone.protocol.JsonRpc.error(message.get("id"), INVALID_PARAMS, refusal.getMessage(),
-                    refusal.toJson()));
+            answer(
+                    ctx,
+                    io.monitorbackbone.protocol.JsonRpc.error(
+                            message.get("id"), McpAnswers.INVALID_PARAMS, refusal.getMessage(), refusal.toJson()));
         }
         return true;
     }
 
     private static boolean badParams(JsonNode message) {
-        return message != null && message.isObject() && message.has("params") && !message.get("params").isObject()
+        return message != null
+                && message.isObject()
+                && message.has("params")
+                && !message.get("params").isObject()
                 && !message.get("params").isNull();
     }
 
@@ -201,21 +210,12 @@ public class McpRoute {
         }
     }
 
-    /**
-     * A refusal as a JSON-RPC error carrying the protocol's error body as {@code data}; a resource that does not
-     * exist or may not be seen gets MCP's "resource not found" code.
-     */
-    private static ObjectNode failure(JsonNode id, Throwable failure) {
-        ProtocolException e = Rpc.asProtocolError(failure);
-        return io.monitorbackbone.protocol.JsonRpc.error(id,
-                e.code() == ErrorCode.NOT_FOUND ? RESOURCE_NOT_FOUND : e.code().rpcCode(), e.getMessage(), e.toJson());
-    }
-
     private static void answer(RoutingContext ctx, ObjectNode body) {
         if (ctx.response().ended() || ctx.response().closed()) {
             return;
         }
-        ctx.response().setStatusCode(200)
+        ctx.response()
+                .setStatusCode(200)
                 .putHeader("Content-Type", "application/json")
                 .putHeader("Cache-Control", "no-store")
                 .end(Buffer.buffer(Json.bytes(body)));

@@ -1,14 +1,12 @@
 package io.monitorbackbone.gateway.mcp;
 
-import io.monitorbackbone.protocol.mcp.MonitorUri;
-
-import io.monitorbackbone.gateway.service.Reply;
-import io.monitorbackbone.gateway.service.Services;
-import io.monitorbackbone.protocol.Json;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
+import io.monitorbackbone.gateway.service.MonitorService;
+import io.monitorbackbone.gateway.service.Reply;
+import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.mcp.MonitorUri;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -17,15 +15,12 @@ import java.nio.charset.StandardCharsets;
  * rides in the URI ({@code ?token=...}) or, failing that, in the Authorization header of the MCP request.
  */
 public final class MonitorResources {
-    private MonitorResources() {
-    }
+    private MonitorResources() {}
 
     /** The resource's JSON; a monitor the bearer may not see is NOT_FOUND, exactly as over REST. Blocks on Kafka. */
-    public static JsonNode read(Services services, MonitorUri ref, String headerBearer) {
+    public static JsonNode read(MonitorService monitors, MonitorUri ref, String headerBearer) {
         String bearer = ref.bearer(headerBearer);
-        Reply reply = ref.state()
-                ? services.monitors().state(ref.monitorId(), bearer)
-                : services.monitors().get(ref.monitorId(), bearer);
+        Reply reply = ref.state() ? monitors.state(ref.monitorId(), bearer) : monitors.get(ref.monitorId(), bearer);
         return reply.body();
     }
 
@@ -40,15 +35,21 @@ public final class MonitorResources {
     }
 
     /** {@code resources/list}'s result: both resources of every monitor the bearer may see (public ones without). */
-    public static ObjectNode listResult(Services services, String headerBearer) {
+    public static ObjectNode listResult(MonitorService monitors, String headerBearer) {
         ObjectNode result = Json.object();
         ArrayNode resources = result.putArray("resources");
-        for (JsonNode monitor : services.monitors().list(headerBearer).body().path("monitors")) {
+        for (JsonNode monitor : monitors.list(headerBearer).body().path("monitors")) {
             String id = monitor.path("id").asText();
             String name = monitor.path("name").asText(id);
-            resources.add(resource(MonitorUri.SCHEME + id + "/definition", id + " definition", name + ": definition",
+            resources.add(resource(
+                    MonitorUri.SCHEME + id + "/definition",
+                    id + " definition",
+                    name + ": definition",
                     "The monitor's definition: owner, types, visibility, capabilities, limits and head."));
-            resources.add(resource(MonitorUri.SCHEME + id + "/state", id + " state", name + ": state",
+            resources.add(resource(
+                    MonitorUri.SCHEME + id + "/state",
+                    id + " state",
+                    name + ": state",
                     "The monitor's computed state: live, head, counters, ages, confidence and its missing inputs. "
                             + "Subscribe to be told when it changes."));
         }

@@ -8,8 +8,6 @@ import io.vertx.core.json.JsonObject;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import org.jboss.logging.Logger;
-
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -17,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import org.jboss.logging.Logger;
 
 /**
  * Who asked, over {@code resources/subscribe}, to be told when a monitor changes, and the telling: one
@@ -37,8 +36,7 @@ public class ResourceSubscriptions {
         return t;
     });
 
-    private record Subscriber(String session, String uri) {
-    }
+    private record Subscriber(String session, String uri) {}
 
     private final class Watch {
         final String monitorId;

@@ -1,27 +1,28 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.ServerFault;
-import io.monitorbackbone.gateway.kafka.Catalog;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.ErrorCode;
-import io.monitorbackbone.protocol.Filter;
+import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.ProtocolException;
+import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.protocol.Subscription;
 
 /**
- * Looking things up for a request: what the credential may see, and the subscription's cursor as the cluster last
- * acknowledged it. A miss or a token mismatch is checked again after catching up with the tables, since another gateway
- * may have written a moment ago.
+ * The one answer to "may this bearer do this to that monitor or subscription": a monitor the bearer may see, the
+ * subscription whose token it holds, and a filter checked against the types the monitor knows. A miss or a token
+ * mismatch is checked again after catching up with the tables (a filter refusal after catching up with the log), since
+ * another gateway may have written a moment ago. Every path asks here: pull, ack, SSE, seek, renew, retire, leases,
+ * subscribe, publish and configure.
  */
 final class Access {
-    private final Catalog catalog;
-    private final io.monitorbackbone.gateway.kafka.LogReader reader;
+    private final Tables tables;
+    private final Log log;
 
-    Access(Catalog catalog, io.monitorbackbone.gateway.kafka.LogReader reader) {
-        this.catalog = catalog;
-        this.reader = reader;
+    Access(Tables tables, Log log) {
+        this.tables = tables;
+        this.log = log;
     }
 
     /**
@@ -29,15 +30,15 @@ final class Access {
      * this gateway's tail yet, so a refusal is decided only after the tail has caught up with the log's head.
      */
     io.monitorbackbone.protocol.Filter filter(com.fasterxml.jackson.databind.JsonNode node, Monitor monitor) {
-        io.monitorbackbone.gateway.kafka.MonitorLog log = catalog.log(monitor.id());
+        Tables.Tail tail = tables.tail(monitor.id());
         try {
-            return io.monitorbackbone.protocol.Filter.parse(node, knownTypes(monitor, log));
+            return io.monitorbackbone.protocol.Filter.parse(node, knownTypes(monitor, tail));
         } catch (ProtocolException e) {
             if (e.code() != ErrorCode.INVALID_FILTER) {
                 throw e;
             }
-            reader.bounds(monitor.id()); // returns once this tail has read up to the log's end
-            return io.monitorbackbone.protocol.Filter.parse(node, knownTypes(monitor, log));
+            log.bounds(monitor.id()); // returns once this tail has read up to the log's end
+            return io.monitorbackbone.protocol.Filter.parse(node, knownTypes(monitor, tail));
         }
     }
 
@@ -45,21 +46,30 @@ final class Access {
      * Declared types, those the projector's fold has seen in the whole log, and those in the records this gateway has
      * read; null (no check) once the log carried more types than the fold keeps.
      */
-    private java.util.List<String> knownTypes(Monitor monitor, io.monitorbackbone.gateway.kafka.MonitorLog log) {
-        io.monitorbackbone.protocol.Aggregate folded = catalog.state(monitor.id());
+    private java.util.List<String> knownTypes(Monitor monitor, Tables.Tail tail) {
+        io.monitorbackbone.protocol.Aggregate folded = tables.state(monitor.id());
         if (folded.typesOverflow()) {
             return null;
         }
         java.util.Set<String> seen = new java.util.TreeSet<>(folded.types());
-        seen.addAll(log.seenTypes());
+        seen.addAll(tail.seenTypes());
         return io.monitorbackbone.protocol.Filter.knownTypes(monitor.types(), seen);
     }
 
+    /** The monitor, if the bearer may see it; else NOT_FOUND with {@code notFound}, decided after catching up. */
     Monitor visibleMonitor(String id, String bearer, String notFound) {
-        Monitor m = catalog.monitor(id);
+        return visibleMonitor(tables, id, bearer, notFound);
+    }
+
+    /**
+     * {@link #visibleMonitor(String, String, String)} for a service that reads only the tables (publish, configure):
+     * the same check, so a monitor another gateway created a moment ago is found there too.
+     */
+    static Monitor visibleMonitor(Tables tables, String id, String bearer, String notFound) {
+        Monitor m = tables.monitor(id);
         if (m == null || !m.visibleTo(bearer)) {
-            catalog.catchUp(Topics.MONITORS);
-            m = catalog.monitor(id);
+            tables.catchUp(Topics.MONITORS);
+            m = tables.monitor(id);
         }
         if (m == null || !m.visibleTo(bearer)) {
             throw ProtocolException.of(ErrorCode.NOT_FOUND, notFound);
@@ -69,28 +79,30 @@ final class Access {
 
     /** The subscription the bearer holds the token of; its cursor view is caught up with every gateway's writes. */
     Subscription authorized(String id, String bearer) {
-        Subscription s = catalog.subscription(id);
+        Subscription s = tables.subscription(id);
         if (s == null || !s.tokenIs(bearer)) {
-            catalog.catchUp(Topics.SUBSCRIPTIONS);
-            s = catalog.subscription(id);
+            tables.catchUp(Topics.SUBSCRIPTIONS);
+            s = tables.subscription(id);
         }
         if (s == null) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "subscription not found");
+            throw ProtocolException.subscriptionNotFound();
         }
         if (!s.tokenIs(bearer)) {
             throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "bearer token missing or invalid");
         }
-        catalog.catchUp(Topics.CURSORS);
+        tables.catchUp(Topics.CURSORS);
         if (!s.active()) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "subscription retired; re-subscribe to reactivate (cursor kept)")
-                    .with("retired", true).with("cursor", cursorOf(id).cursor());
+            throw ProtocolException.of(
+                            ErrorCode.NOT_FOUND, "subscription retired; re-subscribe to reactivate (cursor kept)")
+                    .with("retired", true)
+                    .with("cursor", cursorOf(id).cursor());
         }
         return s;
     }
 
     /** Another replica may have written the subscription a moment before its cursor reached this one's view. */
     Cursor cursorOf(String subscriptionId) {
-        Cursor c = catalog.cursor(subscriptionId);
+        Cursor c = tables.cursor(subscriptionId);
         if (c == null) {
             throw new ServerFault("this gateway has not yet read the subscription's cursor; retry", null);
         }
@@ -98,48 +110,7 @@ final class Access {
     }
 
     Monitor monitorOf(Subscription s) {
-        return catalog.monitor(s.monitor());
-    }
-
-    /** The monitor's filter, the subscription's, and an inline one: AND-ed, so each can only narrow. */
-    static Filter effectiveFilter(Monitor monitor, Subscription s, Filter inline) {
-        return Filter.parse(monitor.filter(), null).and(Filter.parse(s.filter(), null)).and(inline);
-    }
-
-    /**
-     * An inline filter may only narrow: one that names a value the subscription's or the monitor's stored filter does not
-     * pass (stored {@code types:["x.a"]}, inline {@code types=x.b}) is refused with the key and that stored filter, where
-     * AND-ing it would only have answered nothing. A concrete type under a stored wildcard narrows and is accepted.
-     */
-    static void requireNarrows(Monitor monitor, Subscription s, Filter inline) {
-        if (!inline.isAll()) {
-            requireNarrows(s.filter(), "subscription", inline);
-            requireNarrows(monitor.filter(), "monitor", inline);
-        }
-    }
-
-    private static void requireNarrows(com.fasterxml.jackson.databind.JsonNode stored, String storedOn, Filter inline) {
-        Filter.Widening w = Filter.parse(stored, null).widening(inline);
-        if (w != null) {
-            throw ProtocolException.of(ErrorCode.INVALID_FILTER, "inline filter would widen key '" + w.key() + "' ("
-                            + String.join(", ", w.outside()) + " outside the " + storedOn + "'s stored filter); it may only narrow")
-                    .with("key", w.key())
-                    .with("stored", stored)
-                    .with("stored_on", storedOn)
-                    .with("outside", w.outside());
-        }
-    }
-
-    static ProtocolException expired(String monitorId, long floor, long requested) {
-        return ProtocolException.of(ErrorCode.CURSOR_EXPIRED, "cursor below retention floor; relist from state, then pull from the floor")
-                .with("retention_floor", floor)
-                .with("relist", "monitors/" + monitorId + "/state")
-                .with("requested", requested);
-    }
-
-    /** Whether starting at {@code cursor} would miss observations the log no longer holds (seq 0 never existed). */
-    static boolean isExpired(long cursor, long floor) {
-        return Math.max(cursor, 1) < floor;
+        return tables.monitor(s.monitor());
     }
 
     /** How long a subscription may go without pulling before the sweep retires it. */
@@ -147,6 +118,8 @@ final class Access {
         if (s.retireAfterMuteSeconds() != null) {
             return s.retireAfterMuteSeconds();
         }
-        return m != null && m.retireAfterMuteSeconds() != null ? m.retireAfterMuteSeconds() : Limits.RETIRE_AFTER_MUTE_SECONDS_DEFAULT;
+        return m != null && m.retireAfterMuteSeconds() != null
+                ? m.retireAfterMuteSeconds()
+                : Limits.RETIRE_AFTER_MUTE_SECONDS_DEFAULT;
     }
 }

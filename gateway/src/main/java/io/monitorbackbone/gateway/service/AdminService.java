@@ -1,9 +1,7 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.ServerFault;
-import io.monitorbackbone.gateway.kafka.Catalog;
-import io.monitorbackbone.gateway.kafka.KafkaRuntime;
-import io.monitorbackbone.gateway.kafka.LogReader;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
@@ -12,41 +10,50 @@ import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Seq;
 import io.monitorbackbone.protocol.Subscription;
 import io.monitorbackbone.protocol.Tokens;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.apache.kafka.clients.admin.RecordsToDelete;
-import org.apache.kafka.common.TopicPartition;
-
+import io.monitorbackbone.protocol.request.Compact;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * {@code /mp/v0/admin/*}: present only when an admin token is configured (otherwise those paths do not exist), and only
  * for that token. Compaction moves retention floors with Kafka's deleteRecords; the snapshot shows token hashes, never
  * tokens.
  */
-public final class AdminService {
+@ApplicationScoped
+public class AdminService {
     private final Optional<String> adminTokenHash;
-    private final KafkaRuntime kafka;
-    private final Catalog catalog;
-    private final LogReader reader;
+    private final LogAdmin logAdmin;
+    private final Tables tables;
+    private final Log log;
 
-    public AdminService(Optional<String> adminToken, KafkaRuntime kafka, Catalog catalog, LogReader reader) {
+    @Inject
+    public AdminService(
+            @ConfigProperty(name = "mp.admin-token") Optional<String> adminToken,
+            LogAdmin logAdmin,
+            Tables tables,
+            Log log) {
         this.adminTokenHash = adminToken.map(Tokens::hash);
-        this.kafka = kafka;
-        this.catalog = catalog;
-        this.reader = reader;
+        this.logAdmin = logAdmin;
+        this.tables = tables;
+        this.log = log;
     }
 
-    private void authorize(String bearer, String path) {
+    /** The route compact answers on, as an unknown route names it where the admin endpoints are off. */
+    public static final String COMPACT = "POST /mp/v0/admin/compact";
+
+    /**
+     * Refuses unless the admin endpoints are on (an admin token is configured: else 404, as for any unknown route) and
+     * the bearer is the admin token (401).
+     */
+    public void authorize(String bearer, String path) {
         if (adminTokenHash.isEmpty()) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "unknown route: " + path);
+            throw ProtocolException.unknownRoute(path);
         }
         if (!Tokens.matches(bearer, adminTokenHash.get())) {
             throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "the admin endpoints require the admin token");
@@ -55,65 +62,61 @@ public final class AdminService {
 
     public Reply snapshot(String bearer) {
         authorize(bearer, "GET /mp/v0/admin/snapshot");
-        catalog.catchUp(Topics.MONITORS);
-        catalog.catchUp(Topics.SUBSCRIPTIONS);
-        catalog.catchUp(Topics.CURSORS);
-        catalog.catchUp(Topics.LEASES);
+        tables.catchUp(Topics.MONITORS);
+        tables.catchUp(Topics.SUBSCRIPTIONS);
+        tables.catchUp(Topics.CURSORS);
+        tables.catchUp(Topics.LEASES);
         ObjectNode snapshot = Json.object();
         ArrayNode monitors = snapshot.putArray("monitors");
-        catalog.monitors().stream().sorted(Comparator.comparing(Monitor::id)).forEach(m -> monitors.add(Json.MAPPER.valueToTree(m)));
+        tables.monitors().stream()
+                .sorted(Comparator.comparing(Monitor::id))
+                .forEach(m -> monitors.add(Json.MAPPER.valueToTree(m)));
         ArrayNode subscriptions = snapshot.putArray("subscriptions");
         ObjectNode cursors = snapshot.putObject("cursors");
-        for (Monitor m : catalog.monitors()) {
-            for (Subscription s : catalog.subscriptionsOf(m.id())) {
+        for (Monitor m : tables.monitors()) {
+            for (Subscription s : tables.subscriptionsOf(m.id())) {
                 subscriptions.add(Json.MAPPER.valueToTree(s));
-                if (catalog.cursor(s.id()) != null) {
-                    cursors.set(s.id(), Json.MAPPER.valueToTree(catalog.cursor(s.id())));
+                if (tables.cursor(s.id()) != null) {
+                    cursors.set(s.id(), Json.MAPPER.valueToTree(tables.cursor(s.id())));
                 }
             }
         }
         // What the leases service last wrote to mp.leases, as this gateway's view has read it.
         ArrayNode leases = snapshot.putArray("leases");
-        catalog.monitors().stream().map(Monitor::id).sorted().forEach(id -> catalog.leasesOf(id).values().stream()
-                .sorted(Comparator.comparing(io.monitorbackbone.protocol.lease.Lease::subject))
-                .forEach(lease -> leases.add(lease.toJson().put("monitor", id))));
+        tables.monitors().stream()
+                .map(Monitor::id)
+                .sorted()
+                .forEach(id -> tables.leasesOf(id).values().stream()
+                        .sorted(Comparator.comparing(io.monitorbackbone.protocol.lease.Lease::subject))
+                        .forEach(lease -> leases.add(lease.toJson().put("monitor", id))));
         return Reply.of(200, snapshot);
     }
 
     /** Drops every observation with {@code seq <= upto_seq} of one monitor, or of all when none is named. */
-    public Reply compact(String bearer, ObjectNode body) {
-        authorize(bearer, "POST /mp/v0/admin/compact");
-        long upto = DeliveryService.nonNegative(body.get("upto_seq"));
-        String only = Json.text(body, "monitor");
+    public Reply compact(String bearer, Compact request) {
+        authorize(bearer, COMPACT);
+        long upto = request.uptoSeq();
+        String only = request.monitor();
         List<String> ids;
         if (only != null) {
-            if (catalog.monitor(only) == null) {
-                throw ProtocolException.of(ErrorCode.NOT_FOUND, "monitor not found").with("monitor", only);
+            if (tables.monitor(only) == null) {
+                throw ProtocolException.monitorNotFound().with("monitor", only);
             }
             ids = List.of(only);
         } else {
-            ids = catalog.monitors().stream().map(Monitor::id).sorted().toList();
+            ids = tables.monitors().stream().map(Monitor::id).sorted().toList();
         }
-        Map<String, LogReader.Bounds> before = reader.bounds(ids);
-        Map<TopicPartition, RecordsToDelete> deletions = new HashMap<>();
+        Map<String, Log.Bounds> before = log.bounds(ids);
+        Map<String, Long> deletions = new HashMap<>();
         for (String id : ids) {
-            LogReader.Bounds b = before.get(id);
+            Log.Bounds b = before.get(id);
             long beforeOffset = Math.min(upto, b.end());
             if (beforeOffset >= Seq.offsetOf(b.floor()) + 1) {
-                deletions.put(new TopicPartition(Topics.obs(id), 0), RecordsToDelete.beforeOffset(beforeOffset));
+                deletions.put(id, beforeOffset);
             }
         }
-        try {
-            if (!deletions.isEmpty()) {
-                kafka.admin().deleteRecords(deletions).all().get(30, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ServerFault("interrupted while compacting", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new ServerFault("Kafka did not delete the records: " + e, e);
-        }
-        Map<String, LogReader.Bounds> after = reader.bounds(ids);
+        logAdmin.deleteBefore(deletions);
+        Map<String, Log.Bounds> after = log.bounds(ids);
         ObjectNode reply = Json.object();
         ObjectNode perMonitor = Json.object();
         long compacted = 0;

@@ -1,13 +1,9 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.kafka.Catalog;
-import io.monitorbackbone.gateway.kafka.LogReader;
-import io.monitorbackbone.gateway.kafka.LogWriter;
-import io.monitorbackbone.gateway.kafka.MonitorLog;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
-import io.monitorbackbone.protocol.ErrorCode;
-import io.monitorbackbone.protocol.Filter;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.ProtocolException;
@@ -15,10 +11,10 @@ import io.monitorbackbone.protocol.ProtocolRows;
 import io.monitorbackbone.protocol.Subscription;
 import io.monitorbackbone.protocol.Times;
 import io.monitorbackbone.protocol.Vocabulary;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
+import io.monitorbackbone.protocol.request.Ack;
+import io.monitorbackbone.protocol.request.Pull;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,55 +23,67 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
-/** Delivery: pull (with an optional long-poll), ack, and the reads an SSE stream makes. Only ack moves a cursor. */
-public final class DeliveryService {
-    private final Catalog catalog;
-    private final LogReader reader;
-    private final LogWriter writer;
-    private final Access access;
+/**
+ * Delivery: pull (with an optional long-poll), ack, and the reads an SSE stream makes, each through the subscription's
+ * {@link Feed} opened once per request. Only ack moves a cursor.
+ */
+@ApplicationScoped
+public class DeliveryService {
+    private final Tables tables;
+    private final Log log;
+    private final Feeds feeds;
     private final Executor work;
     private final Clock clock;
     private final Parking parking;
+    private Metrics metrics = Metrics.none();
 
-    public DeliveryService(Catalog catalog, LogReader reader, LogWriter writer, Executor work, Clock clock, Parking parking) {
+    @Inject
+    public DeliveryService(Tables tables, Log log, Work work, Clock clock, Parking parking) {
         this.parking = parking;
-        this.catalog = catalog;
-        this.reader = reader;
-        this.writer = writer;
-        this.access = new Access(catalog, reader);
+        this.tables = tables;
+        this.log = log;
+        this.feeds = new Feeds(tables, log, new Access(tables, log));
         this.work = work;
         this.clock = clock;
     }
 
-    /** A pull: reads at once; with {@code wait}, parks on the monitor's tail until something arrives or time is up. */
-    public CompletableFuture<Reply> pull(String id, String bearer, PullRequest request) {
-        Subscription s = access.authorized(id, bearer);
-        Monitor monitor = access.monitorOf(s);
-        MonitorLog log = catalog.log(s.monitor());
-        Filter inline = access.filter(request.inlineFilter(), monitor);
-        Access.requireNarrows(monitor, s, inline);
-        Filter effective = Access.effectiveFilter(monitor, s, inline);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(request.waitSeconds());
-        return CompletableFuture.supplyAsync(() -> readOnce(s, effective, request), work)
-                .thenCompose(page -> page.entries().isEmpty() && request.waitSeconds() > 0
-                        ? parkThenRead(s, effective, request, log, page, deadline)
-                        : CompletableFuture.completedFuture(page))
-                .thenApplyAsync(page -> deliver(s, monitor, page, request), work);
+    @Inject
+    void metrics(Metrics metrics) {
+        this.metrics = metrics;
     }
 
-    private CompletableFuture<LogReader.Page> parkThenRead(Subscription s, Filter effective, PullRequest request,
-                                                          MonitorLog log, LogReader.Page empty, long deadline) {
+    /**
+     * A pull: opens the subscription's feed once, reads at once; with {@code wait}, parks on the monitor's tail until
+     * something arrives or time is up.
+     */
+    public CompletableFuture<Reply> pull(String id, String bearer, Pull request) {
+        long start = metrics.start();
+        Feed feed = feeds.open(id, bearer, request.inlineFilter());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(request.waitSeconds());
+        return CompletableFuture.supplyAsync(() -> readOnce(feed, request), work)
+                .thenCompose(page -> page.entries().isEmpty() && request.waitSeconds() > 0
+                        ? parkThenRead(feed, request, page, deadline)
+                        : CompletableFuture.completedFuture(page))
+                .thenApplyAsync(page -> deliver(feed, page, request), work)
+                .whenComplete((reply, failure) -> {
+                    if (failure == null) {
+                        metrics.pulled(start);
+                    }
+                });
+    }
+
+    private CompletableFuture<Log.Page> parkThenRead(Feed feed, Pull request, Log.Page empty, long deadline) {
         long remaining = deadline - System.nanoTime();
         if (remaining <= 0 || parking.stopping()) {
             // Time is up, or the process is stopping: the answer is what the pull has, an empty page with its next.
             return CompletableFuture.completedFuture(empty);
         }
-        return parking.appendAfter(log, empty.bounds().head(), Duration.ofNanos(remaining))
+        return parking.appendAfter(feed.tail(), empty.bounds().head(), Duration.ofNanos(remaining))
                 .thenCompose(v -> parking.stopping()
                         ? CompletableFuture.completedFuture(empty)
-                        : CompletableFuture.supplyAsync(() -> readOnce(s, effective, request), work)
+                        : CompletableFuture.supplyAsync(() -> readOnce(feed, request), work)
                                 .thenCompose(page -> page.entries().isEmpty()
-                                        ? parkThenRead(s, effective, request, log, page, deadline)
+                                        ? parkThenRead(feed, request, page, deadline)
                                         : CompletableFuture.completedFuture(page)));
     }
 
@@ -84,34 +92,33 @@ public final class DeliveryService {
         return parking;
     }
 
-    private LogReader.Page readOnce(Subscription s, Filter effective, PullRequest request) {
-        long start = request.cursor() != null ? request.cursor() : access.cursorOf(s.id()).cursor();
-        LogReader.Page page = reader.read(s.monitor(), start, effective, request.limit(), true);
-        if (!Access.isExpired(start, page.bounds().floor())) {
-            return page;
-        }
-        if (request.cursor() != null || "none".equals(s.resetPolicy())) {
-            throw Access.expired(s.monitor(), page.bounds().floor(), start);
-        }
-        long reset = reset(s, page.bounds());
-        return reader.read(s.monitor(), reset, effective, request.limit(), true);
+    private Log.Page readOnce(Feed feed, Pull request) {
+        Subscription s = feed.subscription();
+        long start = Feed.start(request.cursor(), () -> feed.committed().cursor());
+        Log.Page page = feed.read(start, request.limit(), true);
+        return switch (Feed.expiry(start, page.bounds().floor(), request.cursor() != null, s.resetPolicy())) {
+            case READ -> page;
+            case REFUSE -> throw Feed.expired(s.monitor(), page.bounds().floor(), start);
+            case RESET -> feed.read(reset(feed, page.bounds()), request.limit(), true);
+        };
     }
 
     /**
      * A cursor below the floor under {@code reset_policy} earliest or latest moves to the floor or past the head, and a
      * {@code bookmark} row marks where the log picks up again: a replay from the floor ends with it.
      */
-    private long reset(Subscription s, LogReader.Bounds bounds) {
-        synchronized (catalog.lockFor(s.id())) {
-            Cursor cursor = access.cursorOf(s.id());
-            if (!Access.isExpired(cursor.cursor(), bounds.floor())) {
+    private long reset(Feed feed, Log.Bounds bounds) {
+        Subscription s = feed.subscription();
+        synchronized (tables.lockFor(s.id())) {
+            Cursor cursor = feed.committed();
+            if (!Feed.isExpired(cursor.cursor(), bounds.floor())) {
                 return cursor.cursor();
             }
-            long target = "earliest".equals(s.resetPolicy()) ? bounds.floor() : bounds.head() + 1;
+            long target = Feed.resetTarget(s.resetPolicy(), bounds);
             Instant now = clock.instant();
             Cursor moved = cursor.acked(target, Times.format(now));
-            writer.put(Topics.CURSORS, s.id(), moved);
-            catalog.apply(s.id(), moved);
+            tables.put(Topics.CURSORS, s.id(), moved);
+            tables.apply(s.id(), moved);
             ObjectNode payload = Json.object();
             payload.put("subscription", s.id());
             payload.put("reason", "cursor_expired");
@@ -119,18 +126,24 @@ public final class DeliveryService {
             payload.put("requested", cursor.cursor());
             payload.put("retention_floor", bounds.floor());
             payload.put("cursor", target);
-            Monitor monitor = access.monitorOf(s);
-            writer.append(s.monitor(), ProtocolRows.row(monitor, Vocabulary.BOOKMARK, SubscriptionService.SWEEP, null, payload, false, now));
+            log.append(
+                    s.monitor(),
+                    ProtocolRows.row(
+                            feed.monitor(), Vocabulary.BOOKMARK, SubscriptionService.SWEEP, null, payload, false, now));
             return target;
         }
     }
 
-    private Reply deliver(Subscription s, Monitor monitor, LogReader.Page page, PullRequest request) {
+    private Reply deliver(Feed feed, Log.Page page, Pull request) {
+        Subscription s = feed.subscription();
+        Monitor monitor = feed.monitor();
         Cursor cursor;
-        synchronized (catalog.lockFor(s.id())) {
-            cursor = access.cursorOf(s.id());
+        synchronized (tables.lockFor(s.id())) {
+            cursor = feed.committed();
             String now = Times.format(clock.instant());
-            long newest = page.entries().isEmpty() ? 0 : page.entries().get(page.entries().size() - 1).seq();
+            long newest = page.entries().isEmpty()
+                    ? 0
+                    : page.entries().get(page.entries().size() - 1).seq();
             Cursor marked = null;
             // A pull from the cursor hands out what it returns, and so does a replay that starts no further than one
             // past the delivered mark (mp watch reads on from its last NEXT that way): both raise the mark, written
@@ -138,22 +151,24 @@ public final class DeliveryService {
             // further on leaves the mark alone: raising it there would flag the rows it skipped, never handed out.
             boolean handsOut = request.cursor() == null || request.cursor() <= cursor.delivered() + 1;
             if (handsOut && newest > cursor.delivered()) {
-                long fresh = page.entries().stream().filter(e -> !cursor.isRedelivery(e.seq())).count();
+                long fresh = page.entries().stream()
+                        .filter(e -> !cursor.isRedelivery(e.seq()))
+                        .count();
                 marked = cursor.deliveredUpTo(newest, fresh, now);
             } else if (lastPullIsStale(s, monitor, cursor)) {
                 marked = cursor.pulled(now);
             }
             if (marked != null) {
-                writer.put(Topics.CURSORS, s.id(), marked);
-                catalog.apply(s.id(), marked);
+                tables.put(Topics.CURSORS, s.id(), marked);
+                tables.apply(s.id(), marked);
             }
         }
         long lag = request.cursor() == null || request.cursor() == cursor.cursor()
                 ? page.counted()
-                : reader.read(s.monitor(), cursor.cursor(), Access.effectiveFilter(monitor, s, Filter.ALL), 0, true).counted();
+                : feed.lag(cursor.cursor());
         ArrayNode observations = Json.MAPPER.createArrayNode();
         int redelivered = 0;
-        for (LogReader.Entry e : page.entries()) {
+        for (Log.Entry e : page.entries()) {
             boolean again = cursor.isRedelivery(e.seq());
             redelivered += again ? 1 : 0;
             observations.add(e.draft().served(s.monitor(), e.seq(), again));
@@ -184,79 +199,60 @@ public final class DeliveryService {
         return last == null || clock.instant().isAfter(last.plusMillis(budgetMs));
     }
 
-    public Reply ack(String id, String bearer, ObjectNode body) {
-        Subscription s = access.authorized(id, bearer);
-        long requested = nonNegative(body.get("cursor"));
-        synchronized (catalog.lockFor(s.id())) {
-            Cursor cursor = access.cursorOf(s.id());
-            LogReader.Bounds bounds = reader.bounds(s.monitor());
+    public Reply ack(String id, String bearer, Ack request) {
+        Feed feed = feeds.open(id, bearer, null);
+        Subscription s = feed.subscription();
+        long requested = request.cursor();
+        synchronized (tables.lockFor(s.id())) {
+            Cursor cursor = feed.committed();
+            Log.Bounds bounds = log.bounds(s.monitor());
             if (requested < cursor.cursor()) {
-                throw ProtocolException.of(ErrorCode.CURSOR_BACKWARDS, "a cursor does not move backwards; use /seek with a reason")
-                        .with("cursor", cursor.cursor()).with("requested", requested).with("head", bounds.head());
+                throw ProtocolException.cursorBackwards(cursor.cursor(), requested)
+                        .with("head", bounds.head());
             }
             long target = Math.min(requested, bounds.head() + 1);
             if (target > cursor.cursor()) {
                 Cursor acked = cursor.acked(target, Times.format(clock.instant()));
-                writer.put(Topics.CURSORS, s.id(), acked);
-                cursor = catalog.apply(s.id(), acked);
+                tables.put(Topics.CURSORS, s.id(), acked);
+                cursor = tables.apply(s.id(), acked);
             }
-            Filter effective = Access.effectiveFilter(access.monitorOf(s), s, Filter.ALL);
-            long lag = reader.read(s.monitor(), cursor.cursor(), effective, 0, true).counted();
+            long lag = feed.lag(cursor.cursor());
             ObjectNode reply = Json.object();
             reply.put("subscription", s.id());
             reply.put("cursor", cursor.cursor());
             reply.put("head", bounds.head());
             reply.put("lag", lag);
+            metrics.acked();
             return Reply.of(200, reply);
         }
     }
 
-    /** What an SSE stream needs: the subscription and where it starts. */
-    public record Stream(Subscription subscription, Filter filter, long start, MonitorLog log) {
+    /** What an SSE stream reads through: the subscription's feed, and where it starts. */
+    public record Stream(Feed feed, long start) {
+        public Subscription subscription() {
+            return feed.subscription();
+        }
+
+        public Tables.Tail log() {
+            return feed.tail();
+        }
+
+        /** One read of the stream from {@code from}: never marks anything delivered and never commits. */
+        public Log.Page read(long from, int limit) {
+            return feed.stream(from, limit);
+        }
+
+        public Cursor committed() {
+            return feed.committed();
+        }
     }
 
-    /** Start: {@code Last-Event-ID} + 1 if given, else {@code cursor}, else the committed cursor. */
+    /** Opens the feed once; the stream starts at {@code Last-Event-ID} + 1 if given, else {@code cursor}, else the committed cursor. */
     public Stream openStream(String id, String bearer, String lastEventId, String cursorParam) {
-        Subscription s = access.authorized(id, bearer);
-        long start;
-        if (lastEventId != null) {
-            if (!lastEventId.trim().matches("[0-9]{1,18}")) {
-                throw ProtocolException.of(ErrorCode.INVALID, "Last-Event-ID must be an integer");
-            }
-            start = Long.parseLong(lastEventId.trim()) + 1;
-        } else if (cursorParam != null) {
-            if (!cursorParam.matches("[0-9]{1,18}")) {
-                throw ProtocolException.of(ErrorCode.INVALID, "cursor must be a non-negative integer").with("cursor", null);
-            }
-            start = Long.parseLong(cursorParam);
-        } else {
-            start = access.cursorOf(id).cursor();
-        }
-        Monitor monitor = access.monitorOf(s);
-        return new Stream(s, Access.effectiveFilter(monitor, s, Filter.ALL), start, catalog.log(s.monitor()));
-    }
-
-    /** One read of a stream: never marks anything delivered and never commits. */
-    public LogReader.Page streamRead(Stream stream, long from, int limit) {
-        LogReader.Page page = reader.read(stream.subscription().monitor(), from, stream.filter(), limit, false);
-        if (Access.isExpired(from, page.bounds().floor())) {
-            throw Access.expired(stream.subscription().monitor(), page.bounds().floor(), from);
-        }
-        return page;
-    }
-
-    public Cursor committed(String subscriptionId) {
-        return access.cursorOf(subscriptionId);
-    }
-
-    /** A cursor in a body: an integer or a string of digits. */
-    static long nonNegative(JsonNode value) {
-        if (value != null && value.isIntegralNumber() && value.canConvertToLong() && value.asLong() >= 0) {
-            return value.asLong();
-        }
-        if (value != null && value.isTextual() && value.asText().matches("[0-9]{1,18}")) {
-            return Long.parseLong(value.asText());
-        }
-        throw ProtocolException.of(ErrorCode.INVALID, "cursor must be a non-negative integer").with("cursor", value);
+        Feed feed = feeds.open(id, bearer, null);
+        return new Stream(
+                feed,
+                Feed.streamStart(
+                        lastEventId, cursorParam, () -> feed.committed().cursor()));
     }
 }

@@ -1,18 +1,13 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.kafka.Catalog;
-import io.monitorbackbone.gateway.kafka.LeaseClient;
-import io.monitorbackbone.gateway.kafka.LogReader;
-import io.monitorbackbone.gateway.kafka.MonitorLog;
-import io.monitorbackbone.protocol.ErrorCode;
-import io.monitorbackbone.protocol.Json;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.Monitor;
-import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Subscription;
 import io.monitorbackbone.protocol.lease.LeaseCommand;
 import io.monitorbackbone.protocol.lease.LeaseReply;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
+import io.monitorbackbone.protocol.request.LeaseCall;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.Map;
 import java.util.UUID;
 
@@ -20,29 +15,44 @@ import java.util.UUID;
  * {@code POST /subscriptions/{id}/leases/{action}}: the gateway authenticates and shapes the command; the leases
  * service, the single writer for every (monitor, subject), decides it.
  */
-public final class LeaseService {
-    private final Catalog catalog;
-    private final LogReader reader;
-    private final LeaseClient client;
+@ApplicationScoped
+public class LeaseService {
+    private final Tables tables;
+    private final Log log;
+    private final LeaseDecisions client;
     private final Access access;
+    private final java.time.Clock clock;
+    private Metrics metrics = Metrics.none();
 
-    public LeaseService(Catalog catalog, LogReader reader, LeaseClient client) {
-        this.catalog = catalog;
-        this.reader = reader;
+    @Inject
+    public LeaseService(Tables tables, Log log, LeaseDecisions client, java.time.Clock clock) {
+        this.tables = tables;
+        this.log = log;
         this.client = client;
-        this.access = new Access(catalog, reader);
+        this.access = new Access(tables, log);
+        this.clock = clock;
     }
 
-    public Reply act(String subscriptionId, String bearer, String action, ObjectNode body) {
-        if (!LeaseCommand.ACTIONS.contains(action)) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "unknown route: leases/" + action);
-        }
+    @Inject
+    void metrics(Metrics metrics) {
+        this.metrics = metrics;
+    }
+
+    public Reply act(String subscriptionId, String bearer, LeaseCall call) {
+        long start = metrics.start();
         Subscription s = access.authorized(subscriptionId, bearer);
         Monitor monitor = access.monitorOf(s);
-        String subject = Json.text(body, "subject");
-        LeaseCommand command = LeaseCommand.fromRequest(action, body, monitor, s, monitor.deliveryCountLimitOrDefault(),
-                UUID.randomUUID().toString(), subject != null && publishedLately(monitor.id(), subject));
+        LeaseCommand command = LeaseCommand.fromRequest(
+                call,
+                monitor,
+                s,
+                monitor.deliveryCountLimitOrDefault(),
+                UUID.randomUUID().toString(),
+                publishedLately(monitor.id(), call.subject()));
         LeaseReply reply = client.decide(command);
+        if ("claim".equals(call.action())) {
+            metrics.leaseClaimed(start, claimResult(reply));
+        }
         ObjectNode answer = reply.body().deepCopy();
         if (reply.eventId() != null && answer.has("seq")) {
             answer.put("seq", seqOf(monitor.id(), reply.eventId(), reply.status()));
@@ -50,21 +60,33 @@ public final class LeaseService {
         return new Reply(reply.status(), answer, Map.of());
     }
 
+    /** {@code granted}, or the refusal's code in lower case: a small fixed set, fit for a label. */
+    private static String claimResult(LeaseReply reply) {
+        if (reply.status() / 100 == 2) {
+            return "granted";
+        }
+        com.fasterxml.jackson.databind.JsonNode code = reply.body().path("code");
+        return code.isTextual() ? code.asText().toLowerCase(java.util.Locale.ROOT) : "status_" + reply.status();
+    }
+
     /**
      * Releases every lease these subscriptions hold on the monitor (a subscription or the monitor retired), each as
      * its holder, so the release is decided and logged like any other.
      */
     public void releaseHeldBy(Monitor monitor, java.util.Collection<Subscription> holders, String reason) {
-        catalog.catchUp(io.monitorbackbone.binding.Topics.LEASES);
-        java.time.Instant now = java.time.Instant.now();
-        for (io.monitorbackbone.protocol.lease.Lease lease : catalog.leasesOf(monitor.id()).values()) {
+        tables.catchUp(io.monitorbackbone.binding.Topics.LEASES);
+        java.time.Instant now = clock.instant();
+        for (io.monitorbackbone.protocol.lease.Lease lease :
+                tables.leasesOf(monitor.id()).values()) {
             for (Subscription holder : holders) {
                 if (lease.heldBy(io.monitorbackbone.protocol.lease.Lease.holderOf(holder.id()), now)) {
-                    ObjectNode body = Json.object();
-                    body.put("subject", lease.subject());
-                    body.put("reason", reason);
-                    client.decide(LeaseCommand.fromRequest(LeaseCommand.RELEASE, body, monitor, holder,
-                            monitor.deliveryCountLimitOrDefault(), UUID.randomUUID().toString(), true));
+                    client.decide(LeaseCommand.fromRequest(
+                            LeaseCall.release(lease.subject(), reason),
+                            monitor,
+                            holder,
+                            monitor.deliveryCountLimitOrDefault(),
+                            UUID.randomUUID().toString(),
+                            true));
                 }
             }
         }
@@ -75,12 +97,12 @@ public final class LeaseService {
      * races the leases service's own index of published subjects.
      */
     private boolean publishedLately(String monitorId, String subject) {
-        MonitorLog log = catalog.log(monitorId);
-        if (log.publishedRecently(subject)) {
+        Tables.Tail tail = tables.tail(monitorId);
+        if (tail.publishedRecently(subject)) {
             return true;
         }
-        reader.bounds(monitorId); // returns once this tail has read up to the log's end
-        return log.publishedRecently(subject);
+        log.bounds(monitorId); // returns once this tail has read up to the log's end
+        return tail.publishedRecently(subject);
     }
 
     /** How long an answer waits for this gateway's tail to read the row its decision wrote. */
@@ -94,11 +116,12 @@ public final class LeaseService {
      * from it (on any gateway) finds the row.
      */
     private Long seqOf(String monitorId, String eventId, int status) {
-        Long seq = catalog.log(monitorId).awaitSeqOf(eventId, ROW_WAIT);
+        Long seq = tables.tail(monitorId).awaitSeqOf(eventId, ROW_WAIT);
         if (seq == null) {
-            throw io.monitorbackbone.gateway.ServerFault.withAdvice(
+            throw io.monitorbackbone.protocol.ServerFault.withAdvice(
                     "the leases service decided this request (status " + status + ") but its row was not read in time",
-                    "the decision stands; its row is in the monitor's log once Kafka commits it", null);
+                    "the decision stands; its row is in the monitor's log once Kafka commits it",
+                    null);
         }
         return seq;
     }

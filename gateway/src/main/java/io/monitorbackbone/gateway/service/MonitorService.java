@@ -1,27 +1,24 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.ServerFault;
-import io.monitorbackbone.gateway.kafka.Catalog;
-import io.monitorbackbone.gateway.kafka.CreateFence;
-import io.monitorbackbone.gateway.kafka.KafkaRuntime;
-import io.monitorbackbone.gateway.kafka.LogReader;
-import io.monitorbackbone.gateway.kafka.LogWriter;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.Limits;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.MonitorDefinitions;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.ProtocolRows;
+import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.protocol.States;
 import io.monitorbackbone.protocol.Subscription;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.apache.kafka.common.errors.InvalidTopicException;
-import org.apache.kafka.common.errors.TopicExistsException;
-
+import io.monitorbackbone.protocol.request.ConfigureMonitor;
+import io.monitorbackbone.protocol.request.CreateMonitor;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
@@ -30,79 +27,87 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /** Monitors: create, list, get, and their state. */
-public final class MonitorService {
-    private final KafkaRuntime kafka;
-    private final Catalog catalog;
-    private final LogReader reader;
-    private final LogWriter writer;
+@ApplicationScoped
+public class MonitorService {
+    private final LogAdmin logAdmin;
+    private final Tables tables;
+    private final Log log;
+    /** What else retiring a monitor does: the leases its subscriptions hold are released. */
+    private final LeaseService leases;
+
     private final Optional<String> registrationToken;
     private final Clock clock;
-    private volatile java.util.function.Consumer<Monitor> onRetired = m -> { };
 
-    /** What else retiring a monitor does: the leases its subscriptions hold are released. */
-    public void onRetired(java.util.function.Consumer<Monitor> hook) {
-        this.onRetired = hook;
-    }
-
-    public MonitorService(KafkaRuntime kafka, Catalog catalog, LogReader reader, LogWriter writer,
-                          Optional<String> registrationToken, Clock clock) {
-        this.kafka = kafka;
-        this.catalog = catalog;
-        this.reader = reader;
-        this.writer = writer;
+    @Inject
+    public MonitorService(
+            LogAdmin logAdmin,
+            Tables tables,
+            Log log,
+            LeaseService leases,
+            @ConfigProperty(name = "mp.registration-token") Optional<String> registrationToken,
+            Clock clock) {
+        this.logAdmin = logAdmin;
+        this.tables = tables;
+        this.log = log;
+        this.leases = leases;
         this.registrationToken = registrationToken;
         this.clock = clock;
     }
 
-    public Reply create(ObjectNode body, String bearer) {
-        String id = MonitorDefinitions.requestedId(body);
+    public Reply create(CreateMonitor request, String bearer) {
+        String id = request.id() != null ? request.id() : MonitorDefinitions.freshId();
         boolean attested = registrationToken.isPresent();
         if (attested) {
-            String offered = bearer != null ? bearer : Json.text(body, "registration_token");
-            if (offered == null || !MessageDigest.isEqual(offered.getBytes(StandardCharsets.UTF_8),
-                    registrationToken.get().getBytes(StandardCharsets.UTF_8))) {
-                throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "creating a monitor requires the registration token on this server");
+            String offered = bearer != null ? bearer : request.registrationToken();
+            if (offered == null
+                    || !MessageDigest.isEqual(
+                            offered.getBytes(StandardCharsets.UTF_8),
+                            registrationToken.get().getBytes(StandardCharsets.UTF_8))) {
+                throw ProtocolException.of(
+                        ErrorCode.UNAUTHORIZED, "creating a monitor requires the registration token on this server");
             }
         }
         Instant now = clock.instant();
-        MonitorDefinitions.Created created = MonitorDefinitions.create(id, body, now, attested);
+        MonitorDefinitions.Created created = MonitorDefinitions.create(id, request, now, attested);
         Monitor monitor = created.monitor();
-        if (catalog.monitor(id) != null) {
-            throw ProtocolException.of(ErrorCode.DUPLICATE, "monitor exists; use /update").with("id", id);
+        if (tables.monitor(id) != null) {
+            throw ProtocolException.monitorExists(id);
         }
         long seq;
         // docs/adr/0011-atomic-create.md: log, then its configured row, then the definition, which commits the create.
-        try (CreateFence fence = openFence(id)) {
-            catalog.catchUp(Topics.MONITORS);
-            if (catalog.monitor(id) != null) {
-                throw ProtocolException.of(ErrorCode.DUPLICATE, "monitor exists; use /update").with("id", id);
+        try (LogAdmin.Fence fence = openFence(id)) {
+            tables.catchUp(Topics.MONITORS);
+            if (tables.monitor(id) != null) {
+                throw ProtocolException.monitorExists(id);
             }
             try {
                 createLog(id, monitor.retentionSeconds());
                 ObjectNode first = monitor.served(0, Limits.forMonitor(1));
-                Draft row = ProtocolRows.configured(monitor, first, "create", null, null,
-                        Json.text(body, "rule"), Json.text(body, "reason"), true, now);
-                seq = writer.append(id, row);
+                Draft row = ProtocolRows.configured(
+                        monitor, first, "create", null, null, request.rule(), request.reason(), true, now);
+                seq = log.append(id, row);
             } catch (ServerFault e) {
                 throw notCreated(e.getMessage(), e);
             }
-            CreateFence.Outcome outcome = fence.commit(Topics.MONITORS, id, monitor);
-            if (outcome == CreateFence.Outcome.FENCED) {
-                throw ProtocolException.of(ErrorCode.DUPLICATE,
-                        "another create of this monitor id took over from this one, which did not take effect").with("id", id);
+            LogAdmin.Fence.Outcome outcome = fence.commit(Topics.MONITORS, id, monitor);
+            if (outcome == LogAdmin.Fence.Outcome.FENCED) {
+                throw ProtocolException.of(
+                                ErrorCode.DUPLICATE,
+                                "another create of this monitor id took over from this one, which did not take effect")
+                        .with("id", id);
             }
-            if (outcome == CreateFence.Outcome.UNKNOWN && !committed(monitor)) {
-                throw ServerFault.outcomeUnknown("Kafka did not confirm the monitor's definition: " + fence.failure(),
+            if (outcome == LogAdmin.Fence.Outcome.UNKNOWN && !committed(monitor)) {
+                throw ServerFault.outcomeUnknown(
+                        "Kafka did not confirm the monitor's definition: " + fence.failure(),
                         "the create's outcome is unknown: retry it with the same id and body (201: created now; "
-                                + "409 DUPLICATE: it was created, with the owner token this answer could not give)", fence.failure());
+                                + "409 DUPLICATE: it was created, with the owner token this answer could not give)",
+                        fence.failure());
             }
         }
-        catalog.apply(monitor);
+        tables.apply(monitor);
 
         ObjectNode served = monitor.served(seq, Limits.forMonitor(1));
         ObjectNode reply = Json.object();
@@ -115,27 +120,28 @@ public final class MonitorService {
         return Reply.of(201, reply);
     }
 
-    private CreateFence openFence(String id) {
+    private LogAdmin.Fence openFence(String id) {
         try {
-            return kafka.createFence(id);
-        } catch (org.apache.kafka.common.KafkaException e) {
-            throw notCreated("Kafka did not open the create: " + e, e);
+            return logAdmin.openCreate(id);
+        } catch (ServerFault e) {
+            throw notCreated(e.getMessage(), e.getCause());
         }
     }
 
     /** Nothing of a create is in force until its definition is committed; a retry with the same id completes it. */
     private static ServerFault notCreated(String message, Throwable cause) {
-        return ServerFault.withAdvice(message, "the monitor was not created; retry with the same id, which completes it", cause);
+        return ServerFault.withAdvice(
+                message, "the monitor was not created; retry with the same id, which completes it", cause);
     }
 
     /** Whether this very definition (its token hashes and times included) is what the table now holds. */
     private boolean committed(Monitor monitor) {
         try {
-            catalog.catchUp(Topics.MONITORS);
+            tables.catchUp(Topics.MONITORS);
         } catch (ServerFault e) {
             return false;
         }
-        return monitor.equals(catalog.monitor(monitor.id()));
+        return monitor.equals(tables.monitor(monitor.id()));
     }
 
     /**
@@ -143,23 +149,11 @@ public final class MonitorService {
      * fence has stopped any other that is still running), which this one completes.
      */
     private void createLog(String id, Long retentionSeconds) {
-        try {
-            kafka.admin().createTopics(List.of(kafka.monitorLogTopic(id, retentionSeconds))).all().get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof TopicExistsException) {
-                return;
-            }
-            if (e.getCause() instanceof InvalidTopicException) {
-                // The id is valid, so Kafka refused it for colliding with a topic that differs only in '.' versus '_'.
-                throw ProtocolException.of(ErrorCode.DUPLICATE,
-                        "monitor id collides with an existing one that differs only in '.' and '_'").with("id", id);
-            }
-            throw new ServerFault("Kafka could not create the monitor's log: " + e.getCause(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ServerFault("interrupted while creating the monitor's log", e);
-        } catch (TimeoutException e) {
-            throw new ServerFault("Kafka did not create the monitor's log in time", e);
+        if (logAdmin.createLog(id, retentionSeconds) == LogAdmin.Created.COLLIDING) {
+            throw ProtocolException.of(
+                            ErrorCode.DUPLICATE,
+                            "monitor id collides with an existing one that differs only in '.' and '_'")
+                    .with("id", id);
         }
     }
 
@@ -167,35 +161,41 @@ public final class MonitorService {
      * update, pause, resume or retire: the owner only; the new definition is written, then the {@code configured}
      * row that records it, and the reply carries both.
      */
-    public Reply configure(String id, String action, ObjectNode body, String bearer) {
-        Monitor current = catalog.monitor(id);
-        if (current == null || !current.visibleTo(bearer)) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "monitor not found");
-        }
+    public Reply configure(String id, ConfigureMonitor request, String bearer) {
+        Monitor current = visible(id, bearer);
         if (!current.ownerIs(bearer)) {
-            throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "owner bearer token required");
+            throw ProtocolException.ownerTokenRequired();
         }
-        synchronized (catalog.lockFor("monitor\u0000" + id)) {
-            current = catalog.monitor(id);
+        synchronized (tables.lockFor("monitor\u0000" + id)) {
+            current = tables.monitor(id);
             Instant now = clock.instant();
-            Monitor next = action.equals("update")
-                    ? MonitorDefinitions.update(current, body.get("patch"), now)
+            String action = request.action();
+            Monitor next = action.equals(ConfigureMonitor.UPDATE)
+                    ? MonitorDefinitions.update(current, request.patch(), now)
                     : MonitorDefinitions.transition(current, action);
             if (!java.util.Objects.equals(next.retentionSeconds(), current.retentionSeconds())) {
-                kafka.setRetention(id, next.retentionSeconds());
+                logAdmin.setRetention(id, next.retentionSeconds());
             }
-            LogReader.Bounds bounds = reader.bounds(id);
+            Log.Bounds bounds = log.bounds(id);
             ObjectNode before = current.served(bounds.head(), Limits.forMonitor(bounds.floor()));
             ObjectNode after = next.served(bounds.head(), Limits.forMonitor(bounds.floor()));
-            writer.put(Topics.MONITORS, id, next);
-            catalog.apply(next);
-            Draft row = ProtocolRows.configured(next, after, action, ProtocolRows.digest(before),
-                    MonitorDefinitions.diff(before, after), Json.text(body, "rule"), Json.text(body, "reason"), true, now);
-            long seq = writer.append(id, row);
+            tables.put(Topics.MONITORS, id, next);
+            tables.apply(next);
+            Draft row = ProtocolRows.configured(
+                    next,
+                    after,
+                    action,
+                    ProtocolRows.digest(before),
+                    MonitorDefinitions.diff(before, after),
+                    request.rule(),
+                    request.reason(),
+                    true,
+                    now);
+            long seq = log.append(id, row);
             if (next.retired()) {
-                onRetired.accept(next);
+                leases.releaseHeldBy(next, tables.subscriptionsOf(next.id()), "monitor retired");
             }
-            after.put("head", reader.bounds(id).head());
+            after.put("head", log.bounds(id).head());
             ObjectNode reply = Json.object();
             reply.set("monitor", after);
             reply.put("seq", seq);
@@ -204,14 +204,15 @@ public final class MonitorService {
     }
 
     public Reply list(String bearer) {
-        List<Monitor> visible = catalog.monitors().stream()
+        List<Monitor> visible = tables.monitors().stream()
                 .filter(m -> m.visibleTo(bearer))
                 .sorted(Comparator.comparing(Monitor::created).thenComparing(Monitor::id))
                 .toList();
-        Map<String, LogReader.Bounds> bounds = reader.bounds(visible.stream().map(Monitor::id).toList());
+        Map<String, Log.Bounds> bounds =
+                log.bounds(visible.stream().map(Monitor::id).toList());
         ArrayNode monitors = Json.MAPPER.createArrayNode();
         for (Monitor m : visible) {
-            LogReader.Bounds b = bounds.get(m.id());
+            Log.Bounds b = bounds.get(m.id());
             monitors.add(m.served(b.head(), Limits.forMonitor(b.floor())));
         }
         ObjectNode reply = Json.object();
@@ -223,7 +224,7 @@ public final class MonitorService {
 
     public Reply get(String id, String bearer) {
         Monitor m = visible(id, bearer);
-        LogReader.Bounds b = reader.bounds(id);
+        Log.Bounds b = log.bounds(id);
         return Reply.of(200, m.served(b.head(), Limits.forMonitor(b.floor())));
     }
 
@@ -234,12 +235,12 @@ public final class MonitorService {
 
     public Reply state(String id, String bearer) {
         Monitor m = visible(id, bearer);
-        LogReader.Bounds b = reader.bounds(id);
+        Log.Bounds b = log.bounds(id);
         int active = 0;
         long delivered = 0;
         Instant lastPull = null;
-        for (Subscription s : catalog.subscriptionsOf(id)) {
-            Cursor c = catalog.cursor(s.id());
+        for (Subscription s : tables.subscriptionsOf(id)) {
+            Cursor c = tables.cursor(s.id());
             if (c != null) {
                 delivered += c.deliveredCount();
             }
@@ -263,27 +264,24 @@ public final class MonitorService {
      * whole log here (docs/adr/0007-projector.md).
      */
     private io.monitorbackbone.protocol.Aggregate folded(String id, long head) {
-        io.monitorbackbone.protocol.Aggregate base = catalog.state(id);
+        io.monitorbackbone.protocol.Aggregate base = tables.state(id);
         if (base.lastSeq() >= head) {
             return base;
         }
-        io.monitorbackbone.protocol.Aggregate fresh = catalog.log(id).foldOnto(id, base, head);
+        io.monitorbackbone.protocol.Aggregate fresh = tables.tail(id).foldOnto(id, base, head);
         if (fresh == null) {
-            fresh = reader.foldFrom(id, base, head, STATE_CATCH_UP);
+            fresh = log.foldFrom(id, base, head, STATE_CATCH_UP);
         }
         if (fresh != null) {
             return fresh;
         }
-        base = catalog.awaitState(id, head, STATE_WAIT);
-        fresh = catalog.log(id).foldOnto(id, base, head);
+        base = tables.awaitState(id, head, STATE_WAIT);
+        fresh = tables.tail(id).foldOnto(id, base, head);
         return fresh != null ? fresh : base;
     }
 
+    /** The monitor if the bearer may see it, by the one access check (which catches up before a miss is final). */
     Monitor visible(String id, String bearer) {
-        Monitor m = catalog.monitor(id);
-        if (m == null || !m.visibleTo(bearer)) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "monitor not found");
-        }
-        return m;
+        return Access.visibleMonitor(tables, id, bearer, "monitor not found");
     }
 }

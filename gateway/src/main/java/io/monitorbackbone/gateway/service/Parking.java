@@ -1,18 +1,18 @@
 package io.monitorbackbone.gateway.service;
 
+import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import io.monitorbackbone.gateway.kafka.MonitorLog;
-
 /**
  * Where long-polls and SSE streams wait for a monitor's next append. When the process stops, every waiter is woken at
  * once, so a parked pull is answered with what it has (an empty page and its {@code next}) and a stream ends, instead
  * of holding the shutdown until its wait runs out.
  */
+@Singleton
 public final class Parking {
     private final Set<CompletableFuture<Void>> parked = ConcurrentHashMap.newKeySet();
     private volatile boolean stopping;
@@ -21,7 +21,7 @@ public final class Parking {
      * Completes when this gateway's tail sees an append past {@code head}, after {@code wait}, or when the process
      * stops. The signal is taken before the check, so an append between the two cannot be missed.
      */
-    public CompletableFuture<Void> appendAfter(MonitorLog log, long head, Duration wait) {
+    public CompletableFuture<Void> appendAfter(Tables.Tail log, long head, Duration wait) {
         CompletableFuture<Void> signal = log.nextAppend();
         if (log.lastSeq() > head || stopping) {
             return CompletableFuture.completedFuture(null);

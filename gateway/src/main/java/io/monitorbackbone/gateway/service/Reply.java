@@ -1,7 +1,6 @@
 package io.monitorbackbone.gateway.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.Map;
 
 /** A protocol answer before it meets HTTP: a status, a JSON body and any extra headers. */

@@ -1,20 +1,26 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.ServerFault;
-import io.monitorbackbone.protocol.ErrorCode;
-import io.monitorbackbone.protocol.Json;
-import io.monitorbackbone.protocol.ProtocolException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
+import io.monitorbackbone.protocol.Discover;
+import io.monitorbackbone.protocol.ErrorCode;
+import io.monitorbackbone.protocol.Failures;
+import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.Limits;
+import io.monitorbackbone.protocol.ProtocolException;
+import io.monitorbackbone.protocol.request.Ack;
+import io.monitorbackbone.protocol.request.ConfigureMonitor;
+import io.monitorbackbone.protocol.request.CreateMonitor;
+import io.monitorbackbone.protocol.request.LeaseCall;
+import io.monitorbackbone.protocol.request.Pull;
+import io.monitorbackbone.protocol.request.RetireSubscription;
+import io.monitorbackbone.protocol.request.RpcCall;
+import io.monitorbackbone.protocol.request.Seek;
+import io.monitorbackbone.protocol.request.Subscribe;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
@@ -22,14 +28,28 @@ import java.util.function.Supplier;
  * JSON-RPC 2.0 over the same services as REST: one call or a batch, results are the REST bodies, failures carry the
  * REST error object as {@code data} and the numeric code of {@link ErrorCode#rpcCode()}.
  */
-public final class Rpc {
-    private static final Set<String> ENVELOPE = Set.of("_meta", "bearer");
-
-    private final Services services;
+@ApplicationScoped
+public class Rpc {
+    private final MonitorService monitors;
+    private final PublishService publish;
+    private final SubscriptionService subscriptions;
+    private final DeliveryService delivery;
+    private final LeaseService leases;
     private final Executor work;
 
-    public Rpc(Services services, Executor work) {
-        this.services = services;
+    @Inject
+    public Rpc(
+            MonitorService monitors,
+            PublishService publish,
+            SubscriptionService subscriptions,
+            DeliveryService delivery,
+            LeaseService leases,
+            Work work) {
+        this.monitors = monitors;
+        this.publish = publish;
+        this.subscriptions = subscriptions;
+        this.delivery = delivery;
+        this.leases = leases;
         this.work = work;
     }
 
@@ -41,16 +61,22 @@ public final class Rpc {
             return CompletableFuture.completedFuture(failure(null, refused));
         }
         if (request == null || !(request.isObject() || request.isArray() && !request.isEmpty())) {
-            return CompletableFuture.completedFuture(failure(null,
-                    ProtocolException.of(ErrorCode.INVALID, "a JSON-RPC request is a call object or a non-empty array of them")));
+            return CompletableFuture.completedFuture(failure(
+                    null,
+                    ProtocolException.of(
+                            ErrorCode.INVALID, "a JSON-RPC request is a call object or a non-empty array of them")));
         }
         if (request.isObject()) {
             return call(request, headerBearer);
         }
         if (request.size() > Limits.MAX_BATCH_CALLS) {
-            return CompletableFuture.completedFuture(failure(null, ProtocolException.of(ErrorCode.TOO_LARGE,
-                    "a JSON-RPC batch holds at most " + Limits.MAX_BATCH_CALLS + " calls; this one has " + request.size())
-                    .with("max_batch_calls", Limits.MAX_BATCH_CALLS)));
+            return CompletableFuture.completedFuture(failure(
+                    null,
+                    ProtocolException.of(
+                                    ErrorCode.TOO_LARGE,
+                                    "a JSON-RPC batch holds at most " + Limits.MAX_BATCH_CALLS + " calls; this one has "
+                                            + request.size())
+                            .with("max_batch_calls", Limits.MAX_BATCH_CALLS)));
         }
         // One call after another: a batch holds at most one worker at a time, so however large it is, the requests of
         // other clients on the shared pool are not queued behind all of its calls.
@@ -71,14 +97,15 @@ public final class Rpc {
             }
             JsonNode p = call.get("params");
             if (p != null && !p.isNull() && !p.isObject()) {
-                throw ProtocolException.of(ErrorCode.INVALID, "params must be an object");
+                throw ProtocolException.paramsNotObject();
             }
             ObjectNode params = p == null || p.isNull() ? Json.object() : (ObjectNode) p;
-            reply = dispatch(call.get("method").asText(), params, bearer(params, headerBearer));
+            reply = dispatch(call.get("method").asText(), params, RpcCall.bearer(params, headerBearer));
         } catch (RuntimeException e) {
             reply = CompletableFuture.failedFuture(e);
         }
-        return reply.handle((r, failure) -> failure == null ? io.monitorbackbone.protocol.JsonRpc.success(id, r.body()) : failure(id, failure));
+        return reply.handle((r, failure) ->
+                failure == null ? io.monitorbackbone.protocol.JsonRpc.success(id, r.body()) : failure(id, failure));
     }
 
     /**
@@ -86,31 +113,33 @@ public final class Rpc {
      * REST answer, a refusal fails the future with its {@link ProtocolException}.
      */
     public CompletableFuture<Reply> dispatch(String method, ObjectNode params, String bearer) {
-        MonitorService monitors = services.monitors();
-        SubscriptionService subscriptions = services.subscriptions();
-        DeliveryService delivery = services.delivery();
+        RpcCall call = RpcCall.split(method, params, bearer);
+        String who = call.bearer();
+        ObjectNode body = call.body();
         return switch (method) {
             case "monitors/discover" -> done(() -> Reply.of(200, Discover.document()));
-            case "monitors/list" -> async(() -> monitors.list(bearer));
-            case "monitors/get" -> async(() -> monitors.get(monitorId(params), bearer));
-            case "monitors/state" -> async(() -> monitors.state(monitorId(params), bearer));
-            // Over RPC only params.registration_token counts: the Authorization header carries the caller's other tokens.
-            case "monitors/create" -> async(() -> monitors.create(without(params, ENVELOPE), null));
+            case "monitors/list" -> async(() -> monitors.list(who));
+            case "monitors/get" -> async(() -> monitors.get(call.monitorId(), who));
+            case "monitors/state" -> async(() -> monitors.state(call.monitorId(), who));
+            case "monitors/create" -> async(() -> monitors.create(CreateMonitor.parse(body), who));
             case "monitors/update", "monitors/pause", "monitors/resume", "monitors/retire" ->
-                    async(() -> monitors.configure(monitorId(params), method.substring("monitors/".length()), params, bearer));
-            case "monitors/publish" -> async(() -> services.publish().publish(monitorId(params), bearer,
-                    Json.bytes(without(params, Set.of("_meta", "bearer", "id", "monitor")))));
-            case "feeds/subscribe" -> async(() -> subscriptions.subscribe(without(params, ENVELOPE), bearer));
-            case "feeds/pull" -> async(() -> delivery.pull(subscriptionId(params), bearer, PullRequest.parse(query(params))))
-                    .thenCompose(f -> f);
-            case "feeds/ack" -> async(() -> delivery.ack(subscriptionId(params), bearer, params));
-            case "feeds/seek" -> async(() -> subscriptions.seek(subscriptionId(params), bearer, params));
-            case "feeds/renew" -> async(() -> subscriptions.renew(subscriptionId(params), bearer));
-            case "feeds/retire" -> async(() -> subscriptions.retire(subscriptionId(params), bearer, params));
-            case "leases/claim", "leases/renew", "leases/complete", "leases/release", "leases/reject" -> async(() ->
-                    services.leases().act(subscriptionId(params), bearer, method.substring("leases/".length()), params));
-            default -> CompletableFuture.failedFuture(ProtocolException.of(ErrorCode.NOT_FOUND, "unknown method " + method)
-                    .with("method", method));
+                async(() -> monitors.configure(call.monitorId(), ConfigureMonitor.parse(call.action(), body), who));
+            case "monitors/publish" ->
+                publish.publish(call.monitorId(), who, Json.bytes(body)).toCompletableFuture();
+            case "feeds/subscribe" -> async(() -> subscriptions.subscribe(Subscribe.parse(body), who));
+            case "feeds/pull" ->
+                async(() -> delivery.pull(call.subscriptionId(), who, Pull.fromParams(body)))
+                        .thenCompose(f -> f);
+            case "feeds/ack" -> async(() -> delivery.ack(call.subscriptionId(), who, Ack.parse(body)));
+            case "feeds/seek" -> async(() -> subscriptions.seek(call.subscriptionId(), who, Seek.parse(body)));
+            case "feeds/renew" -> async(() -> subscriptions.renew(call.subscriptionId(), who));
+            case "feeds/retire" ->
+                async(() -> subscriptions.retire(call.subscriptionId(), who, RetireSubscription.parse(body)));
+            case "leases/claim", "leases/renew", "leases/complete", "leases/release", "leases/reject" ->
+                async(() -> leases.act(call.subscriptionId(), who, LeaseCall.parse(call.action(), body)));
+            default ->
+                CompletableFuture.failedFuture(ProtocolException.of(ErrorCode.NOT_FOUND, "unknown method " + method)
+                        .with("method", method));
         };
     }
 
@@ -122,67 +151,8 @@ public final class Rpc {
         return CompletableFuture.completedFuture(work.get());
     }
 
-    private static String bearer(ObjectNode params, String headerBearer) {
-        if (headerBearer != null) {
-            return headerBearer;
-        }
-        String meta = Json.text(params.path("_meta"), "ai.mentu/bearer");
-        return meta != null ? meta : params.path("bearer").isTextual() ? params.get("bearer").asText() : null;
-    }
-
-    private static String monitorId(ObjectNode params) {
-        String id = params.path("id").isTextual() ? params.get("id").asText() : Json.text(params, "monitor");
-        if (id == null) {
-            throw ProtocolException.of(ErrorCode.INVALID, "params.id (the monitor) is required");
-        }
-        return id;
-    }
-
-    private static String subscriptionId(ObjectNode params) {
-        String id = params.path("subscription").isTextual() ? params.get("subscription").asText() : Json.text(params, "id");
-        if (id == null) {
-            throw ProtocolException.of(ErrorCode.INVALID, "params.subscription is required");
-        }
-        return id;
-    }
-
-    private static ObjectNode without(ObjectNode params, Set<String> keys) {
-        ObjectNode copy = params.deepCopy();
-        copy.remove(keys);
-        return copy;
-    }
-
-    /** A pull's params as the query string REST would have carried. */
-    private static Map<String, List<String>> query(ObjectNode params) {
-        Map<String, List<String>> query = new LinkedHashMap<>();
-        params.fields().forEachRemaining(e -> {
-            if (Set.of("subscription", "id", "_meta", "bearer").contains(e.getKey())) {
-                return;
-            }
-            List<String> values = new ArrayList<>();
-            if (e.getValue().isArray()) {
-                e.getValue().forEach(v -> values.add(v.asText()));
-            } else {
-                values.add(e.getValue().asText());
-            }
-            query.put(e.getKey(), values);
-        });
-        return query;
-    }
-
-    /** Any failure of a call as the protocol error a client is shown; never an exception's own text. */
-    public static ProtocolException asProtocolError(Throwable failure) {
-        Throwable cause = failure;
-        while (cause instanceof CompletionException && cause.getCause() != null) {
-            cause = cause.getCause();
-        }
-        return cause instanceof ProtocolException pe ? pe
-                : ProtocolException.of(ErrorCode.UNAVAILABLE, cause instanceof ServerFault fault ? fault.answer()
-                : "internal error: " + cause.getClass().getSimpleName());
-    }
-
     private static ObjectNode failure(JsonNode id, Throwable failure) {
-        ProtocolException e = asProtocolError(failure);
+        ProtocolException e = Failures.protocolError(failure);
         return io.monitorbackbone.protocol.JsonRpc.error(id, e.code().rpcCode(), e.getMessage(), e.toJson());
     }
 }

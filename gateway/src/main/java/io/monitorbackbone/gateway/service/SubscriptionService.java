@@ -1,112 +1,102 @@
 package io.monitorbackbone.gateway.service;
 
-import io.monitorbackbone.gateway.kafka.Catalog;
-import io.monitorbackbone.gateway.kafka.LogReader;
-import io.monitorbackbone.gateway.kafka.LogWriter;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.ErrorCode;
-import io.monitorbackbone.protocol.Filter;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
-import io.monitorbackbone.protocol.MonitorDefinitions;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.ProtocolRows;
 import io.monitorbackbone.protocol.Subscription;
 import io.monitorbackbone.protocol.Times;
 import io.monitorbackbone.protocol.Tokens;
 import io.monitorbackbone.protocol.Vocabulary;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
+import io.monitorbackbone.protocol.request.RetireSubscription;
+import io.monitorbackbone.protocol.request.Seek;
+import io.monitorbackbone.protocol.request.Subscribe;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 
 /** A subscription's life: subscribe (and re-key), seek, renew, retire, and retirement by the mute sweep. */
-public final class SubscriptionService {
+@ApplicationScoped
+public class SubscriptionService {
     public static final String SWEEP = "system:sweep";
 
-    private final Catalog catalog;
-    private final LogReader reader;
-    private final LogWriter writer;
+    private final Tables tables;
+    private final Log log;
     private final Access access;
+    private final Feeds feeds;
+    private final LeaseService leases;
     private final Clock clock;
-    private volatile java.util.function.BiConsumer<Subscription, String> onRetired = (s, reason) -> { };
 
-    /** What else a retirement does: the leases service releases what the subscription held. */
-    public void onRetired(java.util.function.BiConsumer<Subscription, String> hook) {
-        this.onRetired = hook;
-    }
-
-    public SubscriptionService(Catalog catalog, LogReader reader, LogWriter writer, Clock clock) {
-        this.catalog = catalog;
-        this.reader = reader;
-        this.writer = writer;
-        this.access = new Access(catalog, reader);
+    @Inject
+    public SubscriptionService(Tables tables, Log log, LeaseService leases, Clock clock) {
+        this.tables = tables;
+        this.log = log;
+        this.access = new Access(tables, log);
+        this.feeds = new Feeds(tables, log, access);
+        this.leases = leases;
         this.clock = clock;
     }
 
-    public Reply subscribe(ObjectNode body, String bearer) {
-        String monitorId = Json.text(body, "monitor");
-        if (monitorId == null) {
-            throw ProtocolException.of(ErrorCode.INVALID, "monitor is required");
-        }
+    public Reply subscribe(Subscribe request, String bearer) {
+        String monitorId = request.monitor();
         Monitor monitor = access.visibleMonitor(monitorId, bearer, "monitor not found or not visible");
-        String subscriber = Json.text(body, "subscriber");
-        if (subscriber == null || subscriber.isBlank()) {
-            throw ProtocolException.of(ErrorCode.INVALID, "subscriber is required (an actor such as agent:name)");
-        }
-        List<String> requested = Json.strings(body, "capabilities");
-        if (requested == null) {
-            requested = List.of("observe");
-        }
-        String protocol = orElse(Json.text(body, "protocol"), "pull");
-        String resetPolicy = orElse(Json.text(body, "reset_policy"), "none");
-        new Vocabulary.Check()
-                .values("capabilities", requested, Vocabulary.CAPABILITIES)
-                .value("protocol", protocol, Vocabulary.PROTOCOLS)
-                .value("reset_policy", resetPolicy, Vocabulary.RESET_POLICIES)
-                .throwIfAny();
+        String subscriber = request.subscriber();
+        List<String> requested = request.capabilities();
 
-        catalog.catchUp(Topics.SUBSCRIPTIONS);
-        catalog.catchUp(Topics.CURSORS);
-        synchronized (catalog.lockFor(Catalog.readerKey(monitorId, subscriber))) {
-            Subscription existing = catalog.subscriptionOf(monitorId, subscriber);
+        tables.catchUp(Topics.SUBSCRIPTIONS);
+        tables.catchUp(Topics.CURSORS);
+        synchronized (tables.lockFor(Tables.readerKey(monitorId, subscriber))) {
+            Subscription existing = tables.subscriptionOf(monitorId, subscriber);
             boolean owner = monitor.ownerIs(bearer);
             if (existing != null && !owner && !existing.tokenIs(bearer)) {
-                throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "subscriber '" + subscriber
-                                + "' already has a subscription on this monitor; re-subscribing re-keys it and needs its current token or the owner's")
+                throw ProtocolException.of(
+                                ErrorCode.UNAUTHORIZED,
+                                "subscriber '" + subscriber
+                                        + "' already has a subscription on this monitor; re-subscribing re-keys it and needs its current token or the owner's")
                         .with("subscription", existing.id())
                         .with("existing", true);
             }
             boolean privileged = owner || "shared".equals(monitor.visibility()) && monitor.subscribeTokenIs(bearer);
-            List<String> granted = Subscription.grant(monitor, privileged, requested,
-                    existing == null ? List.of() : existing.capabilities());
-            JsonNode filter = body.get("filter");
-            if (filter == null || filter.isNull()) {
-                filter = Json.object();
-            }
+            List<String> granted = Subscription.grant(
+                    monitor, privileged, requested, existing == null ? List.of() : existing.capabilities());
+            JsonNode filter = request.filter();
             access.filter(filter, monitor);
-            Long retireAfterMute = MonitorDefinitions.optionalSeconds(body, "retire_after_mute_seconds");
 
             Instant now = clock.instant();
             String at = Times.format(now);
-            LogReader.Bounds bounds = reader.bounds(monitorId);
+            Log.Bounds bounds = log.bounds(monitorId);
             Cursor previous = existing == null ? null : access.cursorOf(existing.id());
-            long from = startCursor(body.get("from"), bounds, previous);
+            long from = startCursor(request.from(), bounds, previous);
 
             String token = Tokens.mint();
             String id = existing != null ? existing.id() : freshId();
-            Subscription subscription = new Subscription(id, monitorId, subscriber, filter, granted, resetPolicy, protocol,
-                    Json.text(body, "sink"), retireAfterMute, existing != null ? existing.created() : at, true, Tokens.hash(token));
+            Subscription subscription = new Subscription(
+                    id,
+                    monitorId,
+                    subscriber,
+                    filter,
+                    granted,
+                    request.resetPolicy(),
+                    request.protocol(),
+                    request.sink(),
+                    request.retireAfterMuteSeconds(),
+                    existing != null ? existing.created() : at,
+                    true,
+                    Tokens.hash(token));
             Cursor cursor = previous == null ? Cursor.start(from, at) : previous.acked(from, at);
 
             // The cursor first: a subscription whose definition landed without its cursor could never be pulled.
-            writer.put(Topics.CURSORS, id, cursor);
-            cursor = catalog.apply(id, cursor);
-            writer.put(Topics.SUBSCRIPTIONS, id, subscription);
-            catalog.apply(subscription);
+            tables.put(Topics.CURSORS, id, cursor);
+            cursor = tables.apply(id, cursor);
+            tables.put(Topics.SUBSCRIPTIONS, id, subscription);
+            tables.apply(subscription);
 
             ObjectNode payload = Json.object();
             payload.put("subscription", id);
@@ -115,7 +105,13 @@ public final class SubscriptionService {
             payload.set("capabilities", Json.array(granted));
             payload.put("cursor", cursor.cursor());
             payload.put("renewed", existing != null);
-            appendRow(monitor, Vocabulary.SUBSCRIBED, subscriber, payload, owner && subscriber.equals(monitor.owner()), now);
+            appendRow(
+                    monitor,
+                    Vocabulary.SUBSCRIBED,
+                    subscriber,
+                    payload,
+                    owner && subscriber.equals(monitor.owner()),
+                    now);
 
             ObjectNode reply = Json.object();
             reply.set("subscription", subscription.served(cursor, lag(monitor, subscription, cursor)));
@@ -126,25 +122,22 @@ public final class SubscriptionService {
     }
 
     /** The only way backwards (and a way forwards): needs a reason, bumps the cursor's epoch, and is logged. */
-    public Reply seek(String id, String bearer, ObjectNode body) {
+    public Reply seek(String id, String bearer, Seek request) {
         Subscription s = access.authorized(id, bearer);
-        long requested = DeliveryService.nonNegative(body.get("cursor"));
-        String reason = Json.text(body, "reason");
-        if (reason == null || reason.isBlank()) {
-            throw ProtocolException.of(ErrorCode.INVALID, "seek requires a reason");
-        }
+        long requested = request.cursor();
+        String reason = request.reason();
         Monitor monitor = access.monitorOf(s);
-        synchronized (catalog.lockFor(id)) {
+        synchronized (tables.lockFor(id)) {
             Cursor cursor = access.cursorOf(id);
-            LogReader.Bounds bounds = reader.bounds(s.monitor());
-            if (Access.isExpired(requested, bounds.floor())) {
-                throw Access.expired(s.monitor(), bounds.floor(), requested);
+            Log.Bounds bounds = log.bounds(s.monitor());
+            if (Feed.isExpired(requested, bounds.floor())) {
+                throw Feed.expired(s.monitor(), bounds.floor(), requested);
             }
             long target = Math.min(requested, bounds.head() + 1);
             Instant now = clock.instant();
             Cursor moved = cursor.seeked(target, Times.format(now));
-            writer.put(Topics.CURSORS, id, moved);
-            catalog.apply(id, moved);
+            tables.put(Topics.CURSORS, id, moved);
+            tables.apply(id, moved);
             ObjectNode payload = Json.object();
             payload.put("subscription", id);
             payload.put("subscriber", s.subscriber());
@@ -153,7 +146,7 @@ public final class SubscriptionService {
             seek.put("to", target);
             payload.put("reason", reason);
             appendRow(monitor, Vocabulary.SUBSCRIBED, s.subscriber(), payload, false, now);
-            if (Access.isExpired(cursor.cursor(), bounds.floor())) {
+            if (Feed.isExpired(cursor.cursor(), bounds.floor())) {
                 // A relist: the reader lost observations to retention and starts again; its replay ends here.
                 ObjectNode bookmark = Json.object();
                 bookmark.put("subscription", id);
@@ -174,15 +167,15 @@ public final class SubscriptionService {
     public Reply renew(String id, String bearer) {
         Subscription s = access.authorized(id, bearer);
         Monitor monitor = access.monitorOf(s);
-        synchronized (catalog.lockFor(Catalog.readerKey(s.monitor(), s.subscriber()))) {
+        synchronized (tables.lockFor(Tables.readerKey(s.monitor(), s.subscriber()))) {
             String token = Tokens.mint();
             Subscription renewed = s.rekeyed(Tokens.hash(token));
-            writer.put(Topics.SUBSCRIPTIONS, id, renewed);
-            catalog.apply(renewed);
+            tables.put(Topics.SUBSCRIPTIONS, id, renewed);
+            tables.apply(renewed);
             Instant now = clock.instant();
             Cursor cursor = access.cursorOf(id).pulled(Times.format(now));
-            writer.put(Topics.CURSORS, id, cursor);
-            cursor = catalog.apply(id, cursor);
+            tables.put(Topics.CURSORS, id, cursor);
+            cursor = tables.apply(id, cursor);
             ObjectNode payload = Json.object();
             payload.put("subscription", id);
             payload.put("subscriber", s.subscriber());
@@ -197,10 +190,9 @@ public final class SubscriptionService {
         }
     }
 
-    public Reply retire(String id, String bearer, ObjectNode body) {
+    public Reply retire(String id, String bearer, RetireSubscription request) {
         Subscription s = access.authorized(id, bearer);
-        String reason = orElse(Json.text(body, "reason"), "by request");
-        long seq = retire(s, s.subscriber(), reason, null);
+        long seq = retire(s, s.subscriber(), request.reason(), null);
         ObjectNode reply = Json.object();
         reply.put("ok", true);
         reply.put("subscription", id);
@@ -214,21 +206,22 @@ public final class SubscriptionService {
      * subscription's lock, it is no longer due (it pulled, or it is retired already).
      */
     public boolean retireIfMuted(String id, Instant now) {
-        Subscription s = catalog.subscription(id);
-        Cursor cursor = catalog.cursor(id);
+        Subscription s = tables.subscription(id);
+        Cursor cursor = tables.cursor(id);
         if (s == null || !s.active() || cursor == null) {
             return false;
         }
-        long ttl = Access.muteSeconds(s, catalog.monitor(s.monitor()));
+        long ttl = Access.muteSeconds(s, tables.monitor(s.monitor()));
         Instant reference = Times.parseOrNull(cursor.lastPull() != null ? cursor.lastPull() : s.created());
         if (reference == null || !now.isAfter(reference.plusSeconds(ttl))) {
             return false;
         }
         // Due by this view; a pull on another gateway may have landed a moment ago.
-        catalog.catchUp(Topics.CURSORS);
-        catalog.catchUp(Topics.SUBSCRIPTIONS);
-        s = catalog.subscription(id);
-        reference = Times.parseOrNull(catalog.cursor(id).lastPull() != null ? catalog.cursor(id).lastPull() : s.created());
+        tables.catchUp(Topics.CURSORS);
+        tables.catchUp(Topics.SUBSCRIPTIONS);
+        s = tables.subscription(id);
+        reference = Times.parseOrNull(
+                tables.cursor(id).lastPull() != null ? tables.cursor(id).lastPull() : s.created());
         if (!s.active() || !now.isAfter(reference.plusSeconds(ttl))) {
             return false;
         }
@@ -240,11 +233,11 @@ public final class SubscriptionService {
     }
 
     private long retire(Subscription s, String actor, String reason, ObjectNode extra) {
-        synchronized (catalog.lockFor(Catalog.readerKey(s.monitor(), s.subscriber()))) {
-            Subscription current = catalog.subscription(s.id());
+        synchronized (tables.lockFor(Tables.readerKey(s.monitor(), s.subscriber()))) {
+            Subscription current = tables.subscription(s.id());
             Subscription retired = current.retired();
-            writer.put(Topics.SUBSCRIPTIONS, s.id(), retired);
-            catalog.apply(retired);
+            tables.put(Topics.SUBSCRIPTIONS, s.id(), retired);
+            tables.apply(retired);
             ObjectNode payload = Json.object();
             payload.put("subscription", s.id());
             payload.put("subscriber", s.subscriber());
@@ -255,41 +248,40 @@ public final class SubscriptionService {
             } else {
                 payload.setAll(extra);
             }
-            long seq = appendRow(access.monitorOf(s), Vocabulary.SUBSCRIPTION_RETIRED, actor, payload, false, clock.instant());
-            onRetired.accept(current, "subscription retired: " + reason);
+            long seq = appendRow(
+                    access.monitorOf(s), Vocabulary.SUBSCRIPTION_RETIRED, actor, payload, false, clock.instant());
+            leases.releaseHeldBy(access.monitorOf(current), List.of(current), "subscription retired: " + reason);
             return seq;
         }
     }
 
-    private long appendRow(Monitor monitor, String type, String actor, ObjectNode payload, boolean vouched, Instant now) {
-        return writer.append(monitor.id(), ProtocolRows.row(monitor, type, actor, null, payload,
-                vouched && monitor.attested(), now));
+    private long appendRow(
+            Monitor monitor, String type, String actor, ObjectNode payload, boolean vouched, Instant now) {
+        return log.append(
+                monitor.id(),
+                ProtocolRows.row(monitor, type, actor, null, payload, vouched && monitor.attested(), now));
     }
 
     private long lag(Monitor monitor, Subscription s, Cursor cursor) {
-        return reader.read(monitor.id(), cursor.cursor(), Access.effectiveFilter(monitor, s, Filter.ALL), 0, true).counted();
+        return feeds.of(s, monitor).lag(cursor.cursor());
     }
 
     /** Where a subscription starts: {@code head}, {@code earliest}, a seq, or (re-keying) where it already was. */
-    private static long startCursor(JsonNode from, LogReader.Bounds bounds, Cursor previous) {
+    private static long startCursor(Subscribe.From from, Log.Bounds bounds, Cursor previous) {
         long current = previous == null ? 0 : previous.cursor();
-        if (from == null || from.isNull()) {
+        if (from == null) {
             return current;
         }
         long wanted;
-        if (from.isTextual() && from.asText().equals("head")) {
+        if (from.equals(Subscribe.From.HEAD)) {
             wanted = bounds.head() + 1;
-        } else if (from.isTextual() && from.asText().equals("earliest")) {
+        } else if (from.equals(Subscribe.From.EARLIEST)) {
             wanted = bounds.floor();
-        } else if (from.isIntegralNumber() && from.canConvertToLong() && from.asLong() >= 0) {
-            wanted = from.asLong();
         } else {
-            throw ProtocolException.of(ErrorCode.INVALID, "`from` must be 'head', 'earliest' or a non-negative integer")
-                    .with("from", from);
+            wanted = from.seq();
         }
         if (previous != null && wanted < current) {
-            throw ProtocolException.of(ErrorCode.CURSOR_BACKWARDS, "a cursor does not move backwards; use /seek with a reason")
-                    .with("cursor", current).with("requested", wanted);
+            throw ProtocolException.cursorBackwards(current, wanted);
         }
         return wanted;
     }
@@ -298,11 +290,7 @@ public final class SubscriptionService {
         String id;
         do {
             id = "sub-" + Tokens.hex(4);
-        } while (catalog.subscription(id) != null);
+        } while (tables.subscription(id) != null);
         return id;
-    }
-
-    private static String orElse(String v, String fallback) {
-        return v != null ? v : fallback;
     }
 }

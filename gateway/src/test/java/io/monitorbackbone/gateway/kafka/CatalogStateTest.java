@@ -1,16 +1,15 @@
 package io.monitorbackbone.gateway.kafka;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Json;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class CatalogStateTest {
 
@@ -43,13 +42,16 @@ class CatalogStateTest {
     void aWaiterIsWokenWhenTheFoldReachesItsSeqAndGivesUpAfterItsTimeout() throws Exception {
         Catalog catalog = new Catalog(8);
         catalog.applyState("m", folded(1));
-        CompletableFuture<Aggregate> waiting = CompletableFuture.supplyAsync(() -> catalog.awaitState("m", 3, Duration.ofSeconds(30)));
+        CompletableFuture<Aggregate> waiting =
+                CompletableFuture.supplyAsync(() -> catalog.awaitState("m", 3, Duration.ofSeconds(30)));
 
         catalog.applyState("m", folded(2));
         catalog.applyState("m", folded(3));
 
         assertThat(waiting.get(10, TimeUnit.SECONDS).lastSeq()).isEqualTo(3);
-        assertThat(catalog.awaitState("m", 9, Duration.ofMillis(50)).lastSeq()).as("serves what it has").isEqualTo(3);
+        assertThat(catalog.awaitState("m", 9, Duration.ofMillis(50)).lastSeq())
+                .as("serves what it has")
+                .isEqualTo(3);
     }
 
     @Test
@@ -57,8 +59,19 @@ class CatalogStateTest {
         Catalog catalog = new Catalog(8);
         List<String> changed = new ArrayList<>();
         catalog.onStateChanged(changed::add);
-        catalog.apply(new io.monitorbackbone.protocol.Subscription("sub-1", "m", "agent:r", Json.object(), List.of("observe"),
-                "none", "pull", null, null, "2026-11-29T18:00:00.000Z", true, "hash"));
+        catalog.apply(new io.monitorbackbone.protocol.Subscription(
+                "sub-1",
+                "m",
+                "agent:r",
+                Json.object(),
+                List.of("observe"),
+                "none",
+                "pull",
+                null,
+                null,
+                "2026-11-29T18:00:00.000Z",
+                true,
+                "hash"));
 
         catalog.apply("sub-1", io.monitorbackbone.protocol.Cursor.start(1, "2026-11-29T18:00:00.000Z"));
         catalog.apply("sub-unknown", io.monitorbackbone.protocol.Cursor.start(1, "2026-11-29T18:00:00.000Z"));

@@ -1,11 +1,10 @@
 package io.monitorbackbone.gateway.kafka;
 
-import io.monitorbackbone.binding.KafkaClients;
-import org.junit.jupiter.api.Test;
-
-import java.util.Map;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.monitorbackbone.binding.KafkaClients;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class KafkaRuntimeTest {
     private final KafkaClients clients = KafkaClients.of("k:9092", Map.of("MP_KAFKA_SECURITY_PROTOCOL", "SSL"));
@@ -15,8 +14,7 @@ class KafkaRuntimeTest {
         assertThat(KafkaRuntime.readerConsumerProperties(clients, "mp-follower"))
                 .containsEntry("fetch.max.wait.ms", 0)
                 .containsEntry("client.id", "mp-follower");
-        assertThat(KafkaRuntime.readerConsumerProperties(clients, "anything"))
-                .containsEntry("fetch.max.wait.ms", 0);
+        assertThat(KafkaRuntime.readerConsumerProperties(clients, "anything")).containsEntry("fetch.max.wait.ms", 0);
     }
 
     @Test

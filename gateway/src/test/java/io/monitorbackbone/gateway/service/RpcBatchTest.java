@@ -1,15 +1,15 @@
 package io.monitorbackbone.gateway.service;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.protocol.Limits;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * How a JSON-RPC batch uses the worker pool every request shares: one call at a time, so a batch never has more than
@@ -34,23 +34,29 @@ class RpcBatchTest {
         }
     }
 
-    // No services: each call fails inside its task, which is all this test needs from it.
-    private static final Services NONE = new Services(null, null, null, null, null, null);
+    /** No services: each call fails inside its task, which is all this test needs from it. */
+    private static Rpc withoutServices(Executor pool) {
+        return new Rpc(null, null, null, null, null, pool::execute);
+    }
 
     @Test
     void aBatchQueuesOneCallAtATimeOnTheSharedPool() {
         ManualPool pool = new ManualPool();
         StringBuilder batch = new StringBuilder("[");
         for (int i = 0; i < Limits.MAX_BATCH_CALLS; i++) {
-            batch.append(i == 0 ? "" : ",").append("{\"jsonrpc\":\"2.0\",\"id\":").append(i)
+            batch.append(i == 0 ? "" : ",")
+                    .append("{\"jsonrpc\":\"2.0\",\"id\":")
+                    .append(i)
                     .append(",\"method\":\"feeds/ack\",\"params\":{\"subscription\":\"s\",\"cursor\":1}}");
         }
-        CompletableFuture<JsonNode> answer = new Rpc(NONE, pool).handle(batch.append(']').toString()
-                .getBytes(StandardCharsets.UTF_8), "token");
+        CompletableFuture<JsonNode> answer =
+                withoutServices(pool).handle(batch.append(']').toString().getBytes(StandardCharsets.UTF_8), "token");
 
         pool.drain();
 
-        assertThat(pool.mostQueued).as("tasks of one batch queued at once on the shared pool").isEqualTo(1);
+        assertThat(pool.mostQueued)
+                .as("tasks of one batch queued at once on the shared pool")
+                .isEqualTo(1);
         assertThat(answer).isCompleted();
         JsonNode out = answer.join();
         assertThat(out.size()).isEqualTo(Limits.MAX_BATCH_CALLS);
@@ -65,11 +71,13 @@ class RpcBatchTest {
         ManualPool pool = new ManualPool();
         StringBuilder batch = new StringBuilder("[");
         for (int i = 0; i <= Limits.MAX_BATCH_CALLS; i++) {
-            batch.append(i == 0 ? "" : ",").append("{\"jsonrpc\":\"2.0\",\"id\":").append(i)
+            batch.append(i == 0 ? "" : ",")
+                    .append("{\"jsonrpc\":\"2.0\",\"id\":")
+                    .append(i)
                     .append(",\"method\":\"feeds/ack\",\"params\":{\"subscription\":\"s\",\"cursor\":1}}");
         }
-        CompletableFuture<JsonNode> answer = new Rpc(NONE, pool).handle(batch.append(']').toString()
-                .getBytes(StandardCharsets.UTF_8), "token");
+        CompletableFuture<JsonNode> answer =
+                withoutServices(pool).handle(batch.append(']').toString().getBytes(StandardCharsets.UTF_8), "token");
 
         assertThat(pool.queued).isEmpty();
         assertThat(answer).as("answered without running a call").isCompleted();

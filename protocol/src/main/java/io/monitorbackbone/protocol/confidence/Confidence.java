@@ -15,33 +15,38 @@ public final class Confidence {
     public static final String COMPUTED_BY = "monitor-backbone/confidence-v1";
     /** Inputs every fold computes, whatever the log holds. */
     public static final List<String> ALWAYS = List.of("observations", "ages", "actors", "contradictions_open");
+
     public static final String CORROBORATION = "corroboration";
     public static final String TRACK_RECORD = "track_record";
     public static final String INDEPENDENCE = "independence";
     /** In the reference server's order, which is the order {@code missing} lists them in. */
     public static final List<String> COMPUTED = List.of(INDEPENDENCE, CORROBORATION, TRACK_RECORD);
 
-    private Confidence() {
-    }
+    private Confidence() {}
 
     /**
      * @param values the computed inputs' values, only those present
      * @param value  null while any input is missing
      */
-    public record Assessment(List<String> present, List<String> missing, Map<String, Double> values, Double value) {
-    }
+    public record Assessment(List<String> present, List<String> missing, Map<String, Double> values, Double value) {}
 
-    public static Assessment assess(Double corroboration, Double trackRecord, Double independence, long contradictionsOpen) {
+    public static Assessment assess(
+            Double corroboration, Double trackRecord, Double independence, long contradictionsOpen) {
         Map<String, Double> values = new LinkedHashMap<>();
         put(values, CORROBORATION, corroboration);
         put(values, TRACK_RECORD, trackRecord);
         put(values, INDEPENDENCE, independence);
         List<String> present = new ArrayList<>(ALWAYS);
         present.addAll(values.keySet());
-        List<String> missing = COMPUTED.stream().filter(i -> !values.containsKey(i)).toList();
+        List<String> missing =
+                COMPUTED.stream().filter(i -> !values.containsKey(i)).toList();
         // From the served (rounded) inputs, so a reader can recompute the value from the state alone.
         Double value = missing.isEmpty()
-                ? value(values.get(CORROBORATION), values.get(TRACK_RECORD), values.get(INDEPENDENCE), contradictionsOpen)
+                ? value(
+                        values.get(CORROBORATION),
+                        values.get(TRACK_RECORD),
+                        values.get(INDEPENDENCE),
+                        contradictionsOpen)
                 : null;
         return new Assessment(List.copyOf(present), missing, values, value);
     }

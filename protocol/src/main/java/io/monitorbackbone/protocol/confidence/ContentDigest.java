@@ -3,7 +3,6 @@ package io.monitorbackbone.protocol.confidence;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -15,8 +14,7 @@ import java.util.List;
  * or key order; who said it is exactly what corroboration must not compare.
  */
 public final class ContentDigest {
-    private ContentDigest() {
-    }
+    private ContentDigest() {}
 
     public static String of(String type, ObjectNode data) {
         StringBuilder canonical = new StringBuilder();

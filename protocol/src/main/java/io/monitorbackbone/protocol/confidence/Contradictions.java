@@ -2,7 +2,6 @@ package io.monitorbackbone.protocol.confidence;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-
 import java.util.ArrayList;
 import java.util.List;
 

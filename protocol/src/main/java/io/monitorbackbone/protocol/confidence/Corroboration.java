@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonFormat;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +22,8 @@ public record Corroboration(List<Subject> subjects) {
     public static final Corroboration NONE = new Corroboration(List.of());
 
     /** How far back a report still agrees, per horizon. {@code event} (and an unknown horizon) has no window. */
-    public static final Map<String, Long> WINDOW_SECONDS = Map.of(
-            "minute", 60L, "hour", 3_600L, "day", 86_400L, "week", 604_800L, "month", 2_592_000L);
+    public static final Map<String, Long> WINDOW_SECONDS =
+            Map.of("minute", 60L, "hour", 3_600L, "day", 86_400L, "week", 604_800L, "month", 2_592_000L);
 
     public Corroboration {
         subjects = subjects == null ? List.of() : List.copyOf(subjects);
@@ -47,16 +46,18 @@ public record Corroboration(List<Subject> subjects) {
 
         /** At least two of the agreeing actors are among {@code independent}. */
         public boolean independentlyCorroborated(Actors actors, Set<String> independent) {
-            return reporters.stream().map(r -> actors.nameAt(r.actor())).filter(n -> n != null && independent.contains(n))
-                    .count() >= 2;
+            return reporters.stream()
+                            .map(r -> actors.nameAt(r.actor()))
+                            .filter(n -> n != null && independent.contains(n))
+                            .count()
+                    >= 2;
         }
     }
 
     /** An actor index and the epoch second of its latest agreeing report: serialised as {@code [actor, second]}. */
     @JsonFormat(shape = JsonFormat.Shape.ARRAY)
     @JsonPropertyOrder({"actor", "second"})
-    public record Reporter(int actor, long second) {
-    }
+    public record Reporter(int actor, long second) {}
 
     public Corroboration apply(Row row, int actor) {
         if (row.protocolRow() || !row.hasOutsideActor() || row.subject() == null || row.timeEpochSecond() == null) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import io.monitorbackbone.protocol.Vocabulary;
-
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -42,7 +41,12 @@ public record Independence(List<String> declared, long seq) {
         if (!Vocabulary.CONFIGURED.equals(row.type())) {
             return this;
         }
-        JsonNode list = row.data().path("payload").path("after").path("source").path("settings").path(SETTING);
+        JsonNode list = row.data()
+                .path("payload")
+                .path("after")
+                .path("source")
+                .path("settings")
+                .path(SETTING);
         if (!"human".equals(row.origin()) || !list.isArray()) {
             return hasDeclaration() ? UNDECLARED : this;
         }
@@ -64,7 +68,9 @@ public record Independence(List<String> declared, long seq) {
             return null;
         }
         Set<String> independent = declaredSet();
-        long n = corroboration.subjects().stream().filter(s -> s.independentlyCorroborated(actors, independent)).count();
+        long n = corroboration.subjects().stream()
+                .filter(s -> s.independentlyCorroborated(actors, independent))
+                .count();
         return (double) n / corroboration.subjects().size();
     }
 }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Times;
 import io.monitorbackbone.protocol.Vocabulary;
-
 import java.time.Instant;
 
 /**
@@ -16,8 +15,18 @@ import java.time.Instant;
  * @param timeEpochSecond the observation's {@code time}, null when it is not a date-time
  * @param appendedAt      when the log appended it (the Kafka record timestamp), null when the caller does not know
  */
-public record Row(long seq, String source, String type, String subject, String actor, String tier, String horizon,
-                  String time, Long timeEpochSecond, Instant appendedAt, ObjectNode data) {
+public record Row(
+        long seq,
+        String source,
+        String type,
+        String subject,
+        String actor,
+        String tier,
+        String horizon,
+        String time,
+        Long timeEpochSecond,
+        Instant appendedAt,
+        ObjectNode data) {
 
     public static Row of(long seq, ObjectNode served, Instant appendedAt) {
         JsonNode dataNode = served.get("data");
@@ -25,9 +34,18 @@ public record Row(long seq, String source, String type, String subject, String a
         JsonNode provenance = data.path("provenance");
         String time = Json.text(served, "time");
         Instant at = Times.parseOrNull(time);
-        return new Row(seq, Json.text(served, "source"), Json.text(served, "type"), Json.text(served, "subject"),
-                firstText(served, provenance, "actor"), firstText(served, provenance, "tier"), Json.text(served, "horizon"),
-                time, at == null ? null : at.getEpochSecond(), appendedAt, data);
+        return new Row(
+                seq,
+                Json.text(served, "source"),
+                Json.text(served, "type"),
+                Json.text(served, "subject"),
+                firstText(served, provenance, "actor"),
+                firstText(served, provenance, "tier"),
+                Json.text(served, "horizon"),
+                time,
+                at == null ? null : at.getEpochSecond(),
+                appendedAt,
+                data);
     }
 
     private static String firstText(JsonNode attributes, JsonNode provenance, String field) {

@@ -9,10 +9,10 @@ import java.util.HexFormat;
 public final class Subjects {
     /** Longer subjects, and any that could be mistaken for a digest, are kept as {@code sha256:<32 hex>}. */
     public static final int MAX_VERBATIM = 64;
+
     static final String DIGEST_PREFIX = "sha256:";
 
-    private Subjects() {
-    }
+    private Subjects() {}
 
     /** The key of a subject; a missing subject is the monitor as a whole, the empty key. */
     public static String key(String subject) {

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,8 +21,13 @@ import java.util.List;
  *                         repeated correction of one old claim counts once
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record TrackRecord(List<Tally> tallies, Tally pooled, List<Claim> recent, long forgottenThrough,
-                          List<Long> olderTargets, long unattributed) {
+public record TrackRecord(
+        List<Tally> tallies,
+        Tally pooled,
+        List<Claim> recent,
+        long forgottenThrough,
+        List<Long> olderTargets,
+        long unattributed) {
     public static final int RECENT = 256;
     public static final int OLDER_TARGETS = 64;
     public static final TrackRecord NONE = new TrackRecord(List.of(), Tally.ZERO, List.of(), 0, List.of(), 0);
@@ -45,8 +49,7 @@ public record TrackRecord(List<Tally> tallies, Tally pooled, List<Claim> recent,
     /** One remembered claim, serialised as {@code [seq, actor, falsified]}. */
     @JsonFormat(shape = JsonFormat.Shape.ARRAY)
     @JsonPropertyOrder({"seq", "actor", "falsified"})
-    public record Claim(long seq, int actor, boolean falsified) {
-    }
+    public record Claim(long seq, int actor, boolean falsified) {}
 
     /**
      * @param actor    the row's actor index in the aggregate's {@link Actors}
@@ -73,8 +76,13 @@ public record TrackRecord(List<Tally> tallies, Tally pooled, List<Claim> recent,
         if (nextRecent.size() > RECENT) {
             forgotten = nextRecent.remove(0).seq();
         }
-        return new TrackRecord(bump(actor, 1, 0), actor < 0 ? plus(pooled, 1, 0) : pooled, nextRecent, forgotten,
-                olderTargets, unattributed);
+        return new TrackRecord(
+                bump(actor, 1, 0),
+                actor < 0 ? plus(pooled, 1, 0) : pooled,
+                nextRecent,
+                forgotten,
+                olderTargets,
+                unattributed);
     }
 
     private TrackRecord withFalsified(long target) {
@@ -97,8 +105,13 @@ public record TrackRecord(List<Tally> tallies, Tally pooled, List<Claim> recent,
         Claim claim = recent.get(i);
         List<Claim> nextRecent = new ArrayList<>(recent);
         nextRecent.set(i, new Claim(claim.seq(), claim.actor(), true));
-        return new TrackRecord(bump(claim.actor(), 0, 1), claim.actor() < 0 ? plus(pooled, 0, 1) : pooled, nextRecent,
-                forgottenThrough, olderTargets, unattributed);
+        return new TrackRecord(
+                bump(claim.actor(), 0, 1),
+                claim.actor() < 0 ? plus(pooled, 0, 1) : pooled,
+                nextRecent,
+                forgottenThrough,
+                olderTargets,
+                unattributed);
     }
 
     private int indexOfSeq(long seq) {
@@ -136,7 +149,9 @@ public record TrackRecord(List<Tally> tallies, Tally pooled, List<Claim> recent,
 
     /** The seq a row supersedes, when it names an observation of its own monitor by a decimal id. */
     static Long supersededSeq(Row row) {
-        ObjectNode provenance = row.data().path("provenance").isObject() ? (ObjectNode) row.data().get("provenance") : null;
+        ObjectNode provenance = row.data().path("provenance").isObject()
+                ? (ObjectNode) row.data().get("provenance")
+                : null;
         if (provenance == null || !provenance.path("supersedes").isObject()) {
             return null;
         }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Times;
-
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Objects;
@@ -13,8 +12,16 @@ import java.util.Objects;
  * One lease as {@code schemas/lease.json} serves it (Kubernetes Lease field names). A lease whose holder is null is
  * free but remembered: its attempts count towards dead-lettering, and a dead-lettered lease is never claimed again.
  */
-public record Lease(String subject, String holder, long leaseDurationSeconds, Instant acquireTime, Instant renewTime,
-                    int leaseTransitions, int attempts, int deliveryCountLimit, boolean deadLetter) {
+public record Lease(
+        String subject,
+        String holder,
+        long leaseDurationSeconds,
+        Instant acquireTime,
+        Instant renewTime,
+        int leaseTransitions,
+        int attempts,
+        int deliveryCountLimit,
+        boolean deadLetter) {
 
     public static final String HOLDER_PREFIX = "sub:";
 
@@ -52,8 +59,16 @@ public record Lease(String subject, String holder, long leaseDurationSeconds, In
     }
 
     public Lease withHolder(String newHolder) {
-        return new Lease(subject, newHolder, leaseDurationSeconds, acquireTime, renewTime, leaseTransitions, attempts,
-                deliveryCountLimit, deadLetter);
+        return new Lease(
+                subject,
+                newHolder,
+                leaseDurationSeconds,
+                acquireTime,
+                renewTime,
+                leaseTransitions,
+                attempts,
+                deliveryCountLimit,
+                deadLetter);
     }
 
     public ObjectNode toJson() {
@@ -71,9 +86,15 @@ public record Lease(String subject, String holder, long leaseDurationSeconds, In
     }
 
     public static Lease fromJson(JsonNode o) {
-        return new Lease(Json.text(o, "subject"), Json.text(o, "holder"), o.path("lease_duration_seconds").asLong(),
-                Times.parseOrNull(Json.text(o, "acquire_time")), Times.parseOrNull(Json.text(o, "renew_time")),
-                o.path("lease_transitions").asInt(), o.path("attempts").asInt(), o.path("delivery_count_limit").asInt(),
+        return new Lease(
+                Json.text(o, "subject"),
+                Json.text(o, "holder"),
+                o.path("lease_duration_seconds").asLong(),
+                Times.parseOrNull(Json.text(o, "acquire_time")),
+                Times.parseOrNull(Json.text(o, "renew_time")),
+                o.path("lease_transitions").asInt(),
+                o.path("attempts").asInt(),
+                o.path("delivery_count_limit").asInt(),
                 o.path("dead_letter").asBoolean());
     }
 }

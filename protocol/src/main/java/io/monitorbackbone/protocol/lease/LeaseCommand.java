@@ -6,13 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Subscription;
-
+import io.monitorbackbone.protocol.request.LeaseCall;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -32,9 +31,22 @@ import java.util.List;
 @JsonInclude(JsonInclude.Include.ALWAYS)
 // A gateway newer than this leases service may add fields; the service decides on the ones it knows.
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record LeaseCommand(String requestId, String action, String monitor, String horizon, boolean attested,
-                           String subject, String subscription, String subscriber, Long leaseDurationSeconds, String note,
-                           String outcome, JsonNode evidence, String reason, int deliveryCountLimit, boolean published) {
+public record LeaseCommand(
+        String requestId,
+        String action,
+        String monitor,
+        String horizon,
+        boolean attested,
+        String subject,
+        String subscription,
+        String subscriber,
+        Long leaseDurationSeconds,
+        String note,
+        String outcome,
+        JsonNode evidence,
+        String reason,
+        int deliveryCountLimit,
+        boolean published) {
 
     public static final String CLAIM = "claim";
     public static final String RENEW = "renew";
@@ -65,12 +77,9 @@ public record LeaseCommand(String requestId, String action, String monitor, Stri
             throw new IllegalArgumentException("delivery_count_limit must be positive: " + deliveryCountLimit);
         }
         if (subject == null || subject.isEmpty()) {
-            throw ProtocolException.of(ErrorCode.INVALID, "subject required").with("field", "subject");
+            throw subjectRequired();
         }
-        if (leaseDurationSeconds != null
-                && (leaseDurationSeconds < MIN_LEASE_DURATION_SECONDS || leaseDurationSeconds > MAX_LEASE_DURATION_SECONDS)) {
-            throw invalidDuration();
-        }
+        checkDuration(leaseDurationSeconds);
         // Jackson reads a JSON null into a JsonNode field as NullNode; one spelling of "absent" keeps equals honest.
         if (evidence != null && evidence.isNull()) {
             evidence = null;
@@ -78,29 +87,38 @@ public record LeaseCommand(String requestId, String action, String monitor, Stri
     }
 
     /**
-     * Reads a lease request body ({@code POST /subscriptions/{id}/leases/{action}}) for a subscription already
-     * authenticated; refuses a subscription without {@code act} before looking at the body.
+     * The command a lease call makes for a subscription already authenticated; refuses a subscription without
+     * {@code act}.
      */
-    public static LeaseCommand fromRequest(String action, ObjectNode body, Monitor monitor, Subscription subscription,
-                                           int deliveryCountLimit, String requestId, boolean published) {
+    public static LeaseCommand fromRequest(
+            LeaseCall call,
+            Monitor monitor,
+            Subscription subscription,
+            int deliveryCountLimit,
+            String requestId,
+            boolean published) {
         if (subscription.capabilities() == null || !subscription.capabilities().contains("act")) {
             throw ProtocolException.of(ErrorCode.CAPABILITY_MISSING, "this subscription did not declare 'act'")
-                    .with("capabilities", subscription.capabilities() == null ? List.of() : subscription.capabilities());
+                    .with(
+                            "capabilities",
+                            subscription.capabilities() == null ? List.of() : subscription.capabilities());
         }
-        JsonNode subject = body.get("subject");
-        if (subject == null || !subject.isTextual()) {
-            throw ProtocolException.of(ErrorCode.INVALID, "subject required").with("field", "subject");
-        }
-        if (subject.asText().length() > io.monitorbackbone.protocol.Vocabulary.MAX_SUBJECT_LENGTH) {
-            // No published subject is longer, and a key this long would not fit the lease table's records.
-            throw ProtocolException.of(ErrorCode.INVALID, "subject is longer than "
-                    + io.monitorbackbone.protocol.Vocabulary.MAX_SUBJECT_LENGTH + " characters").with("field", "subject");
-        }
-        JsonNode evidence = body.get("evidence");
-        return new LeaseCommand(requestId, action, monitor.id(), monitor.horizon(), monitor.attested(), subject.asText(),
-                subscription.id(), subscription.subscriber(), duration(body), optionalText(body, "note"),
-                optionalText(body, "outcome"), evidence == null || evidence.isNull() ? null : evidence,
-                optionalText(body, "reason"), deliveryCountLimit, published);
+        return new LeaseCommand(
+                requestId,
+                call.action(),
+                monitor.id(),
+                monitor.horizon(),
+                monitor.attested(),
+                call.subject(),
+                subscription.id(),
+                subscription.subscriber(),
+                call.leaseDurationSeconds(),
+                call.note(),
+                call.outcome(),
+                call.evidence(),
+                call.reason(),
+                deliveryCountLimit,
+                published);
     }
 
     public static String key(String monitor, String subject) {
@@ -122,11 +140,18 @@ public record LeaseCommand(String requestId, String action, String monitor, Stri
      */
     public String fingerprint() {
         ArrayNode parts = Json.MAPPER.createArrayNode();
-        parts.add(action).add(subscription).add(subject).add(leaseDurationSeconds).add(note).add(outcome)
-                .add(evidence == null ? Json.MAPPER.nullNode() : evidence).add(reason);
+        parts.add(action)
+                .add(subscription)
+                .add(subject)
+                .add(leaseDurationSeconds)
+                .add(note)
+                .add(outcome)
+                .add(evidence == null ? Json.MAPPER.nullNode() : evidence)
+                .add(reason);
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(
-                    Json.MAPPER.writeValueAsString(parts).getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256")
+                            .digest(Json.MAPPER.writeValueAsString(parts).getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException | com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
@@ -140,32 +165,26 @@ public record LeaseCommand(String requestId, String action, String monitor, Stri
         return Json.convert(node, LeaseCommand.class);
     }
 
-    private static Long duration(ObjectNode body) {
-        JsonNode v = body.get("lease_duration_seconds");
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.canConvertToExactIntegral() || !v.canConvertToLong()) {
+    /** A lease call without a (non-empty, textual) subject. */
+    public static ProtocolException subjectRequired() {
+        return ProtocolException.of(ErrorCode.INVALID, "subject required").with("field", "subject");
+    }
+
+    /** Refuses a lease duration outside its bounds; null (the default) passes. */
+    public static void checkDuration(Long leaseDurationSeconds) {
+        if (leaseDurationSeconds != null
+                && (leaseDurationSeconds < MIN_LEASE_DURATION_SECONDS
+                        || leaseDurationSeconds > MAX_LEASE_DURATION_SECONDS)) {
             throw invalidDuration();
         }
-        return v.asLong();
     }
 
-    private static ProtocolException invalidDuration() {
-        return ProtocolException.of(ErrorCode.INVALID, "lease_duration_seconds must be an integer from "
-                        + MIN_LEASE_DURATION_SECONDS + " to " + MAX_LEASE_DURATION_SECONDS)
+    public static ProtocolException invalidDuration() {
+        return ProtocolException.of(
+                        ErrorCode.INVALID,
+                        "lease_duration_seconds must be an integer from " + MIN_LEASE_DURATION_SECONDS + " to "
+                                + MAX_LEASE_DURATION_SECONDS)
                 .with("field", "lease_duration_seconds");
-    }
-
-    private static String optionalText(ObjectNode body, String field) {
-        JsonNode v = body.get(field);
-        if (v == null || v.isNull()) {
-            return null;
-        }
-        if (!v.isTextual()) {
-            throw ProtocolException.of(ErrorCode.INVALID, field + " must be a string").with("field", field);
-        }
-        return v.asText();
     }
 
     private static void requireText(String value, String name) {

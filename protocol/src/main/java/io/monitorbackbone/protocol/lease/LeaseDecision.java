@@ -1,7 +1,6 @@
 package io.monitorbackbone.protocol.lease;
 
 import io.monitorbackbone.protocol.Draft;
-
 import java.util.List;
 
 /**
@@ -16,8 +15,7 @@ import java.util.List;
 public record LeaseDecision(LeaseReply reply, LeaseState state, boolean changed, List<Row> rows) {
 
     /** @param eventId the {@code ce_id} to write the row with; null when any fresh unique id will do */
-    public record Row(String eventId, Draft draft) {
-    }
+    public record Row(String eventId, Draft draft) {}
 
     public LeaseDecision {
         rows = List.copyOf(rows);

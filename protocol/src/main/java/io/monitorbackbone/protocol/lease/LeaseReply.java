@@ -3,7 +3,6 @@ package io.monitorbackbone.protocol.lease;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.Json;
-
 import java.util.Objects;
 
 /**

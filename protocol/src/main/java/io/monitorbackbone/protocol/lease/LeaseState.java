@@ -3,7 +3,6 @@ package io.monitorbackbone.protocol.lease;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.Json;
-
 import java.util.Objects;
 
 /**
@@ -13,13 +12,14 @@ import java.util.Objects;
  * answer. {@code horizon} and {@code attested} are the monitor's, as its last command carried them: the expiry sweep
  * writes a row with no command to take them from.
  */
-public record LeaseState(String monitor, String subject, String horizon, boolean attested, boolean published, Lease lease,
-                         Prior last) {
+public record LeaseState(
+        String monitor, String subject, String horizon, boolean attested, boolean published, Lease lease, Prior last) {
 
     /** The last request that changed this state, and what it was answered. */
     public record Prior(String subscription, String action, String fingerprint, LeaseReply reply) {
         public boolean repeatedBy(LeaseCommand command) {
-            return subscription.equals(command.subscription()) && action.equals(command.action())
+            return subscription.equals(command.subscription())
+                    && action.equals(command.action())
                     && fingerprint.equals(command.fingerprint());
         }
     }
@@ -42,7 +42,8 @@ public record LeaseState(String monitor, String subject, String horizon, boolean
     }
 
     public LeaseState markedPublished(String observedHorizon) {
-        return new LeaseState(monitor, subject, horizon == null ? observedHorizon : horizon, attested, true, lease, last);
+        return new LeaseState(
+                monitor, subject, horizon == null ? observedHorizon : horizon, attested, true, lease, last);
     }
 
     public ObjectNode toJson() {
@@ -68,10 +69,19 @@ public record LeaseState(String monitor, String subject, String horizon, boolean
     public static LeaseState fromJson(JsonNode o) {
         JsonNode lease = o.get("lease");
         JsonNode last = o.get("last");
-        return new LeaseState(Json.text(o, "monitor"), Json.text(o, "subject"), Json.text(o, "horizon"),
-                o.path("attested").asBoolean(), o.path("published").asBoolean(),
+        return new LeaseState(
+                Json.text(o, "monitor"),
+                Json.text(o, "subject"),
+                Json.text(o, "horizon"),
+                o.path("attested").asBoolean(),
+                o.path("published").asBoolean(),
                 lease == null || lease.isNull() ? null : Lease.fromJson(lease),
-                last == null || last.isNull() ? null : new Prior(Json.text(last, "subscription"), Json.text(last, "action"),
-                        Json.text(last, "fingerprint"), LeaseReply.fromJson(last.get("reply"))));
+                last == null || last.isNull()
+                        ? null
+                        : new Prior(
+                                Json.text(last, "subscription"),
+                                Json.text(last, "action"),
+                                Json.text(last, "fingerprint"),
+                                LeaseReply.fromJson(last.get("reply"))));
     }
 }

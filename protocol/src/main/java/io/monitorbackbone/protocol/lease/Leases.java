@@ -8,7 +8,6 @@ import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.ProtocolRows;
 import io.monitorbackbone.protocol.Times;
 import io.monitorbackbone.protocol.Vocabulary;
-
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -22,8 +21,7 @@ public final class Leases {
     public static final String SWEEPER = "system:sweep";
     public static final String EXPIRED = "expired";
 
-    private Leases() {
-    }
+    private Leases() {}
 
     public static LeaseDecision decide(LeaseState current, LeaseCommand command, Instant now) {
         Instant at = now.truncatedTo(ChronoUnit.MILLIS);
@@ -54,9 +52,20 @@ public final class Leases {
         payload.put("action", EXPIRED);
         payload.put("subject", lease.subject());
         payload.put("holder", lease.holder());
-        Draft row = ProtocolRows.row(current.monitor(), current.attested(), current.horizon(), Vocabulary.LEASE, SWEEPER,
-                lease.subject(), payload, false, at);
-        return new LeaseDecision(null, current.withLease(lease.withHolder(null), current.last()), true,
+        Draft row = ProtocolRows.row(
+                current.monitor(),
+                current.attested(),
+                current.horizon(),
+                Vocabulary.LEASE,
+                SWEEPER,
+                lease.subject(),
+                payload,
+                false,
+                at);
+        return new LeaseDecision(
+                null,
+                current.withLease(lease.withHolder(null), current.last()),
+                true,
                 List.of(new LeaseDecision.Row(null, row)));
     }
 
@@ -75,15 +84,19 @@ public final class Leases {
         LeaseCommand command = step.command;
         LeaseState state = step.state();
         if (!command.published() && !state.published()) {
-            return step.refuse(ProtocolException.of(ErrorCode.NOT_FOUND, "this subscription's monitor never published "
-                            + "that subject; a subscription claims only what its own monitor published")
+            return step.refuse(ProtocolException.of(
+                            ErrorCode.NOT_FOUND,
+                            "this subscription's monitor never published "
+                                    + "that subject; a subscription claims only what its own monitor published")
                     .with("subject", command.subject())
                     .with("monitor", command.monitor()));
         }
         Lease lease = state.lease();
         if (lease != null && lease.deadLetter()) {
-            return step.refuse(ProtocolException.of(ErrorCode.DEAD_LETTERED, "subject was dead-lettered after "
-                            + lease.attempts() + " attempts; it is not delivered again")
+            return step.refuse(ProtocolException.of(
+                            ErrorCode.DEAD_LETTERED,
+                            "subject was dead-lettered after " + lease.attempts()
+                                    + " attempts; it is not delivered again")
                     .with("subject", lease.subject())
                     .with("attempts", lease.attempts())
                     .with("delivery_count_limit", lease.deliveryCountLimit()));
@@ -98,14 +111,31 @@ public final class Leases {
                     .with("expires", Times.format(lease.expires())));
         }
         long duration = command.leaseDurationSeconds() == null
-                ? LeaseCommand.DEFAULT_LEASE_DURATION_SECONDS : command.leaseDurationSeconds();
+                ? LeaseCommand.DEFAULT_LEASE_DURATION_SECONDS
+                : command.leaseDurationSeconds();
         // Acquiring a lease that already exists (released, rejected, expired) is a redelivery: Kubernetes counts the
         // transition, share groups count the delivery. A completed lease is gone, so the next claim starts at 1.
         Lease granted = lease == null
-                ? new Lease(command.subject(), command.holder(), duration, step.now, step.now, 0, 1,
-                command.deliveryCountLimit(), false)
-                : new Lease(command.subject(), command.holder(), duration, step.now, step.now,
-                lease.leaseTransitions() + 1, lease.attempts() + 1, command.deliveryCountLimit(), false);
+                ? new Lease(
+                        command.subject(),
+                        command.holder(),
+                        duration,
+                        step.now,
+                        step.now,
+                        0,
+                        1,
+                        command.deliveryCountLimit(),
+                        false)
+                : new Lease(
+                        command.subject(),
+                        command.holder(),
+                        duration,
+                        step.now,
+                        step.now,
+                        lease.leaseTransitions() + 1,
+                        lease.attempts() + 1,
+                        command.deliveryCountLimit(),
+                        false);
         ObjectNode payload = step.payload();
         payload.put("lease_duration_seconds", duration);
         payload.put("renew_time", Times.format(granted.renewTime()));
@@ -120,10 +150,18 @@ public final class Leases {
         if (lease == null || !lease.heldBy(command.holder(), step.now)) {
             return step.lost(lease);
         }
-        long duration = command.leaseDurationSeconds() == null
-                ? lease.leaseDurationSeconds() : command.leaseDurationSeconds();
-        Lease renewed = new Lease(lease.subject(), lease.holder(), duration, lease.acquireTime(), step.now,
-                lease.leaseTransitions(), lease.attempts(), lease.deliveryCountLimit(), false);
+        long duration =
+                command.leaseDurationSeconds() == null ? lease.leaseDurationSeconds() : command.leaseDurationSeconds();
+        Lease renewed = new Lease(
+                lease.subject(),
+                lease.holder(),
+                duration,
+                lease.acquireTime(),
+                step.now,
+                lease.leaseTransitions(),
+                lease.attempts(),
+                lease.deliveryCountLimit(),
+                false);
         ObjectNode body = Json.object();
         body.set("lease", renewed.toJson());
         body.put("expires", Times.format(renewed.expires()));
@@ -156,9 +194,18 @@ public final class Leases {
             payload.put("note", command.note());
             return step.accept(null, 200, body, payload);
         }
-        boolean deadLetter = LeaseCommand.REJECT.equals(command.action()) && lease.attempts() >= lease.deliveryCountLimit();
-        Lease freed = new Lease(lease.subject(), null, lease.leaseDurationSeconds(), lease.acquireTime(),
-                lease.renewTime(), lease.leaseTransitions(), lease.attempts(), lease.deliveryCountLimit(), deadLetter);
+        boolean deadLetter =
+                LeaseCommand.REJECT.equals(command.action()) && lease.attempts() >= lease.deliveryCountLimit();
+        Lease freed = new Lease(
+                lease.subject(),
+                null,
+                lease.leaseDurationSeconds(),
+                lease.acquireTime(),
+                lease.renewTime(),
+                lease.leaseTransitions(),
+                lease.attempts(),
+                lease.deliveryCountLimit(),
+                deadLetter);
         body.put("dead_letter", deadLetter);
         payload.put("reason", command.reason());
         payload.put("attempts", freed.attempts());
@@ -209,13 +256,21 @@ public final class Leases {
 
         LeaseDecision accept(Lease next, int status, ObjectNode body, ObjectNode payload) {
             LeaseReply reply = new LeaseReply(status, body, command.requestId());
-            LeaseState.Prior prior = new LeaseState.Prior(command.subscription(), command.action(),
-                    command.fingerprint(), reply);
+            LeaseState.Prior prior =
+                    new LeaseState.Prior(command.subscription(), command.action(), command.fingerprint(), reply);
             LeaseState after = state().markedPublished(command.horizon())
                     .withMonitor(command.horizon(), command.attested())
                     .withLease(next, prior);
-            Draft row = ProtocolRows.row(command.monitor(), command.attested(), command.horizon(), Vocabulary.LEASE,
-                    command.subscriber(), command.subject(), payload, false, now);
+            Draft row = ProtocolRows.row(
+                    command.monitor(),
+                    command.attested(),
+                    command.horizon(),
+                    Vocabulary.LEASE,
+                    command.subscriber(),
+                    command.subject(),
+                    payload,
+                    false,
+                    now);
             List<LeaseDecision.Row> rows = new ArrayList<>(swept.rows());
             rows.add(new LeaseDecision.Row(command.requestId(), row));
             return new LeaseDecision(reply, after, true, rows);

@@ -1,13 +1,12 @@
 package io.monitorbackbone.protocol.mcp;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Vocabulary;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -29,8 +28,7 @@ public final class McpTools {
     private static final String TOKEN = "token";
 
     /** What a tool call becomes: a protocol method, its params, and the bearer token it carries (may be null). */
-    public record Call(String method, ObjectNode params, String bearer) {
-    }
+    public record Call(String method, ObjectNode params, String bearer) {}
 
     /** How a tool's arguments become its call; a bad argument is a protocol refusal. */
     @FunctionalInterface
@@ -38,8 +36,15 @@ public final class McpTools {
         Call map(ObjectNode args, String token);
     }
 
-    public record Tool(String name, String title, String description, ObjectNode inputSchema, boolean readOnly,
-                       boolean destructive, boolean idempotent, Mapping mapping) {
+    public record Tool(
+            String name,
+            String title,
+            String description,
+            ObjectNode inputSchema,
+            boolean readOnly,
+            boolean destructive,
+            boolean idempotent,
+            Mapping mapping) {
 
         /**
          * The call these arguments make. {@code fallbackToken} (e.g. the bearer of the MCP session's HTTP request) is
@@ -56,7 +61,8 @@ public final class McpTools {
             if (arguments != null && !arguments.isNull() && !arguments.isObject()) {
                 throw ProtocolException.of(ErrorCode.INVALID, "the arguments of " + name + " must be an object");
             }
-            ObjectNode args = arguments == null || arguments.isNull() ? Json.object() : ((ObjectNode) arguments).deepCopy();
+            ObjectNode args =
+                    arguments == null || arguments.isNull() ? Json.object() : ((ObjectNode) arguments).deepCopy();
             JsonNode properties = inputSchema.path("properties");
             List<String> unknown = new ArrayList<>();
             args.fieldNames().forEachRemaining(k -> {
@@ -67,9 +73,12 @@ public final class McpTools {
             if (!unknown.isEmpty()) {
                 List<String> known = new ArrayList<>();
                 properties.fieldNames().forEachRemaining(known::add);
-                throw ProtocolException.of(ErrorCode.INVALID, name + " does not take " + String.join(", ", unknown)
-                                + "; it takes " + String.join(", ", known))
-                        .with("unknown", unknown).with("known", known);
+                throw ProtocolException.of(
+                                ErrorCode.INVALID,
+                                name + " does not take " + String.join(", ", unknown) + "; it takes "
+                                        + String.join(", ", known))
+                        .with("unknown", unknown)
+                        .with("known", known);
             }
             List<String> missing = new ArrayList<>();
             inputSchema.path("required").forEach(r -> {
@@ -86,173 +95,294 @@ public final class McpTools {
     }
 
     private static final List<Tool> TOOLS = List.of(
-            tool("monitor_discover", "Discover the server",
+            tool(
+                    "monitor_discover",
+                    "Discover the server",
                     "What this Monitor Protocol server supports: protocol version, capabilities and limits (max page "
                             + "size, longest wait, lease durations). No token needed.",
-                    schema(), true, false, true,
+                    schema(),
+                    true,
+                    false,
+                    true,
                     (a, t) -> new Call("monitors/discover", a, null)),
-            tool("monitor_list", "List monitors",
+            tool(
+                    "monitor_list",
+                    "List monitors",
                     "The monitors you may see: every public monitor, plus a private or shared one when `token` is its "
                             + "owner token (or a shared monitor's subscribe token). Each entry is a monitor definition "
                             + "with its `head` (last seq).",
-                    schema().prop(TOKEN, string("Optional. An owner token or subscribe token; shows that monitor too "
-                            + "when it is private or shared.")),
-                    true, false, true,
+                    schema().prop(
+                                    TOKEN,
+                                    string("Optional. An owner token or subscribe token; shows that monitor too "
+                                            + "when it is private or shared.")),
+                    true,
+                    false,
+                    true,
                     (a, t) -> new Call("monitors/list", a, t)),
-            tool("monitor_get", "Get a monitor's definition",
+            tool(
+                    "monitor_get",
+                    "Get a monitor's definition",
                     "One monitor's definition: name, owner, types, visibility, capabilities, limits and `head`. "
                             + "A private monitor needs its owner token, a shared one its owner or subscribe token; "
                             + "without it the answer is NOT_FOUND.",
-                    schema().prop("monitor", monitorId()).prop(TOKEN, visibilityToken()).require("monitor"),
-                    true, false, true,
+                    schema().prop("monitor", monitorId())
+                            .prop(TOKEN, visibilityToken())
+                            .require("monitor"),
+                    true,
+                    false,
+                    true,
                     (a, t) -> new Call("monitors/get", renamed(a, "monitor", "id"), t)),
-            tool("monitor_create", "Create a monitor",
+            tool(
+                    "monitor_create",
+                    "Create a monitor",
                     "Creates a monitor: a durable, shareable log of observations with a computed state. The answer "
                             + "holds `owner_token` (and `subscribe_token` for a shared monitor), SHOWN ONCE: keep it, "
                             + "it is needed to publish, configure, and read a private monitor. Only `id` is required; "
                             + "`visibility` defaults to private.",
-                    schema()
-                            .prop("id", string("The monitor's id, fixed forever: 2-64 characters of letters, digits, "
-                                    + "'_', '.', '-', not dots only.").put("pattern", Vocabulary.MONITOR_ID.pattern()))
+                    schema().prop(
+                                    "id",
+                                    string("The monitor's id, fixed forever: 2-64 characters of letters, digits, "
+                                                    + "'_', '.', '-', not dots only.")
+                                            .put("pattern", Vocabulary.MONITOR_ID.pattern()))
                             .prop("name", string("A human-readable name; defaults to the id."))
                             .prop("description", string("What this monitor watches and why."))
-                            .prop("owner", string("The owner as an actor, e.g. agent:claude or human:ana; a human: "
-                                    + "owner may publish human-certified observations. Defaults to agent:owner."))
-                            .prop("visibility", enumOf("Who may see it: private (owner token only, the default), "
-                                    + "shared (owner or subscribe token), public (anyone).", Vocabulary.VISIBILITIES))
-                            .prop("types", strings("The reverse-DNS observation types it emits, e.g. "
-                                    + "[\"com.example.ci.run\"]; subscription filters may name only these."))
-                            .prop("capabilities", enumArray("What subscribers may be granted: observe (read), react, "
-                                    + "act (claim leases on subjects). Defaults to [observe].", Vocabulary.CAPABILITIES))
-                            .prop("default_grant", enumArray("What a subscriber without a token gets; a subset of "
-                                    + "capabilities. Defaults to [observe].", Vocabulary.CAPABILITIES))
-                            .prop("horizon", enumOf("How far ahead its observations matter: event (default), minute, "
-                                    + "hour, day, week, month.", Vocabulary.HORIZONS))
-                            .prop("source", object("Where observations come from: {kind, ref, settings}; kind is one of "
-                                    + String.join(", ", Vocabulary.SOURCE_KINDS) + ". Defaults to {kind: log}."))
-                            .prop("filter", object("A filter every subscription of this monitor gets (keys: types, "
-                                    + "sources, subjects, actors, tiers, origins, horizons, since, until, text, #tag)."))
-                            .prop("rules", array("Mechanical rules reacting to observations (log, annotate, label, "
-                                    + "escalate:<subject>, run:<ref>, notify:human). Optional."))
+                            .prop(
+                                    "owner",
+                                    string(
+                                            "The owner as an actor, e.g. agent:claude or human:ana; a human: "
+                                                    + "owner may publish human-certified observations. Defaults to agent:owner."))
+                            .prop(
+                                    "visibility",
+                                    enumOf(
+                                            "Who may see it: private (owner token only, the default), "
+                                                    + "shared (owner or subscribe token), public (anyone).",
+                                            Vocabulary.VISIBILITIES))
+                            .prop(
+                                    "types",
+                                    strings("The reverse-DNS observation types it emits, e.g. "
+                                            + "[\"com.example.ci.run\"]; subscription filters may name only these."))
+                            .prop(
+                                    "capabilities",
+                                    enumArray(
+                                            "What subscribers may be granted: observe (read), react, "
+                                                    + "act (claim leases on subjects). Defaults to [observe].",
+                                            Vocabulary.CAPABILITIES))
+                            .prop(
+                                    "default_grant",
+                                    enumArray(
+                                            "What a subscriber without a token gets; a subset of "
+                                                    + "capabilities. Defaults to [observe].",
+                                            Vocabulary.CAPABILITIES))
+                            .prop(
+                                    "horizon",
+                                    enumOf(
+                                            "How far ahead its observations matter: event (default), minute, "
+                                                    + "hour, day, week, month.",
+                                            Vocabulary.HORIZONS))
+                            .prop(
+                                    "source",
+                                    object("Where observations come from: {kind, ref, settings}; kind is one of "
+                                            + String.join(", ", Vocabulary.SOURCE_KINDS)
+                                            + ". Defaults to {kind: log}."))
+                            .prop(
+                                    "filter",
+                                    object(
+                                            "A filter every subscription of this monitor gets (keys: types, "
+                                                    + "sources, subjects, actors, tiers, origins, horizons, since, until, text, #tag)."))
+                            .prop(
+                                    "rules",
+                                    array("Mechanical rules reacting to observations (log, annotate, label, "
+                                            + "escalate:<subject>, run:<ref>, notify:human). Optional."))
                             .prop("ttl_seconds", integer("How long its state stays fresh. Optional."))
-                            .prop("retire_after_mute_seconds", integer("Subscriptions that do not pull for this long "
-                                    + "are retired (default 7 days)."))
+                            .prop(
+                                    "retire_after_mute_seconds",
+                                    integer("Subscriptions that do not pull for this long "
+                                            + "are retired (default 7 days)."))
                             .prop("cadence", object("How often its source is expected to report. Optional."))
                             .prop("budget", object("A budget for its source. Optional."))
-                            .prop("limits", object("{retention_seconds, delivery_count_limit}: how long the log keeps "
-                                    + "observations (default forever) and after how many lease rejections a subject is "
-                                    + "dead-lettered (default 5)."))
+                            .prop(
+                                    "limits",
+                                    object("{retention_seconds, delivery_count_limit}: how long the log keeps "
+                                            + "observations (default forever) and after how many lease rejections a subject is "
+                                            + "dead-lettered (default 5)."))
                             .prop("subscribe_token", bool("Mint a subscribe token even when not shared."))
-                            .prop(TOKEN, string("The server's registration token, only when the server requires one "
-                                    + "to create monitors (such monitors are attested)."))
+                            .prop(
+                                    TOKEN,
+                                    string("The server's registration token, only when the server requires one "
+                                            + "to create monitors (such monitors are attested)."))
                             .require("id"),
-                    false, false, false,
+                    false,
+                    false,
+                    false,
                     (a, t) -> {
                         if (t != null) {
                             a.put("registration_token", t);
                         }
                         return new Call("monitors/create", a, null);
                     }),
-            tool("monitor_configure", "Update, pause, resume or retire a monitor",
+            tool(
+                    "monitor_configure",
+                    "Update, pause, resume or retire a monitor",
                     "Changes a monitor; owner token required. action=update applies `patch` (fields: name, "
                             + "description, source, filter, horizon, visibility, default_grant, cadence, ttl_seconds, "
                             + "retire_after_mute_seconds, budget, rules, types, limits); pause refuses publishes until "
                             + "resume; retire is final and releases its leases. Every change is logged as an "
                             + "ai.mentu.monitor.configured observation.",
                     schema().prop("monitor", monitorId())
-                            .prop("action", enumOf("update, pause, resume or retire.", List.of("update", "pause", "resume", "retire")))
+                            .prop(
+                                    "action",
+                                    enumOf(
+                                            "update, pause, resume or retire.",
+                                            List.of("update", "pause", "resume", "retire")))
                             .prop("patch", object("For action=update: the fields to change and their new values."))
                             .prop("reason", string("Why; recorded in the configured observation."))
                             .prop("rule", string("The rule or policy behind the change, if any; recorded."))
                             .prop(TOKEN, ownerToken())
                             .require("monitor", "action", TOKEN),
-                    false, true, false,
+                    false,
+                    true,
+                    false,
                     (a, t) -> {
                         String action = a.path("action").asText();
                         if (!List.of("update", "pause", "resume", "retire").contains(action)) {
-                            throw ProtocolException.of(ErrorCode.UNKNOWN_VOCABULARY,
-                                    "action must be one of update, pause, resume, retire").with("invalid", List.of("action:" + action));
+                            throw ProtocolException.of(
+                                            ErrorCode.UNKNOWN_VOCABULARY,
+                                            "action must be one of update, pause, resume, retire")
+                                    .with("invalid", List.of("action:" + action));
                         }
                         a.remove("action");
                         return new Call("monitors/" + action, renamed(a, "monitor", "id"), t);
                     }),
-            tool("monitor_publish", "Publish an observation",
+            tool(
+                    "monitor_publish",
+                    "Publish an observation",
                     "Appends one observation to a monitor's log; owner token required. The answer is the stored "
                             + "CloudEvent and its `seq`. Provenance is checked: an agent cannot claim a person's "
                             + "certainty (tier src, origin human, verification human_verified/certified need a human: "
                             + "owner). A refused observation is still recorded as ai.mentu.monitor.rejected.",
                     schema().prop("monitor", monitorId())
                             .prop("type", string("The observation's reverse-DNS type, e.g. com.example.ci.run."))
-                            .prop("subject", string("What it is about (a host, a build, a ticket); leases are per "
-                                    + "subject."))
-                            .prop("data", object("The observation's content, any JSON object; `data.tags` "
-                                    + "({name: value}) can be filtered with #name."))
+                            .prop(
+                                    "subject",
+                                    string("What it is about (a host, a build, a ticket); leases are per "
+                                            + "subject."))
+                            .prop(
+                                    "data",
+                                    object("The observation's content, any JSON object; `data.tags` "
+                                            + "({name: value}) can be filtered with #name."))
                             .prop("actor", string("Who saw it, e.g. probe:ci or agent:claude; defaults to the owner."))
-                            .prop("origin", enumOf("How it was obtained; sets the default tier and verification.",
-                                    Vocabulary.ORIGINS))
-                            .prop("tier", enumOf("How much it can be believed: src (only asserted explicitly, never by "
-                                    + "an agent), measured, derived, unverified, falsified.", Vocabulary.TIERS))
+                            .prop(
+                                    "origin",
+                                    enumOf(
+                                            "How it was obtained; sets the default tier and verification.",
+                                            Vocabulary.ORIGINS))
+                            .prop(
+                                    "tier",
+                                    enumOf(
+                                            "How much it can be believed: src (only asserted explicitly, never by "
+                                                    + "an agent), measured, derived, unverified, falsified.",
+                                            Vocabulary.TIERS))
                             .prop("verification", enumOf("Who checked it.", Vocabulary.VERIFICATIONS))
-                            .prop("on_behalf_of", string("The monitor's owner, when an actor of another kind publishes "
-                                    + "for them."))
+                            .prop(
+                                    "on_behalf_of",
+                                    string("The monitor's owner, when an actor of another kind publishes "
+                                            + "for them."))
                             .prop("source_ref", string("A reference into the source (URL, file, id)."))
                             .prop("time", string("When it happened (RFC 3339); defaults to now."))
                             .prop("supersedes", object("{source, id} of an earlier observation this one corrects."))
                             .prop("wasDerivedFrom", array("Observations this one was derived from, as {source, id}."))
                             .prop(TOKEN, ownerToken())
                             .require("monitor", "type", TOKEN),
-                    false, false, false,
+                    false,
+                    false,
+                    false,
                     (a, t) -> new Call("monitors/publish", renamed(a, "monitor", "id"), t)),
-            tool("monitor_state", "Read a monitor's state",
+            tool(
+                    "monitor_state",
+                    "Read a monitor's state",
                     "A monitor's computed state: live or paused/retired, head, counters, ages, open contradictions and "
                             + "confidence with the inputs it is missing. Public monitors need no token; private and "
                             + "shared ones need their owner (or subscribe) token.",
-                    schema().prop("monitor", monitorId()).prop(TOKEN, visibilityToken()).require("monitor"),
-                    true, false, true,
+                    schema().prop("monitor", monitorId())
+                            .prop(TOKEN, visibilityToken())
+                            .require("monitor"),
+                    true,
+                    false,
+                    true,
                     (a, t) -> new Call("monitors/state", renamed(a, "monitor", "id"), t)),
-            tool("monitor_subscribe", "Subscribe to a monitor",
+            tool(
+                    "monitor_subscribe",
+                    "Subscribe to a monitor",
                     "Creates a subscription: a durable cursor over the monitor's log. The answer holds the "
                             + "subscription (its `id`) and its `token`, SHOWN ONCE: pull, ack, seek and leases need "
                             + "both. Subscribing again under the same subscriber re-keys that subscription (same id and "
                             + "cursor, new token) and needs its current token or the owner token.",
                     schema().prop("monitor", monitorId())
                             .prop("subscriber", string("Who reads, as an actor, e.g. agent:claude."))
-                            .prop("capabilities", enumArray("What you ask for: observe, react, act (act is needed to "
-                                    + "claim leases). You get at most the monitor's default_grant unless token is the "
-                                    + "owner or subscribe token.", Vocabulary.CAPABILITIES))
-                            .prop("filter", object("Which observations to receive (keys: types, sources, subjects, "
-                                    + "actors, tiers, origins, horizons, since, until, text, #tag; values are lists, "
-                                    + "a type may end in *)."))
-                            .prop("from", stringOrInteger("Where to start: \"head\" (only what comes next, the "
-                                    + "default), \"earliest\" (everything the log still holds), or a seq."))
-                            .prop("reset_policy", enumOf("What to do if the cursor falls below the retention floor.",
-                                    List.of("none", "earliest", "latest")))
-                            .prop("retire_after_mute_seconds", integer("Retire this subscription after this long "
-                                    + "without a pull."))
-                            .prop(TOKEN, string("Optional: the owner token or a shared monitor's subscribe token (needed "
-                                    + "for private and shared monitors, and to be granted more than default_grant), or "
-                                    + "this subscriber's current subscription token when re-keying."))
+                            .prop(
+                                    "capabilities",
+                                    enumArray(
+                                            "What you ask for: observe, react, act (act is needed to "
+                                                    + "claim leases). You get at most the monitor's default_grant unless token is the "
+                                                    + "owner or subscribe token.",
+                                            Vocabulary.CAPABILITIES))
+                            .prop(
+                                    "filter",
+                                    object("Which observations to receive (keys: types, sources, subjects, "
+                                            + "actors, tiers, origins, horizons, since, until, text, #tag; values are lists, "
+                                            + "a type may end in *)."))
+                            .prop(
+                                    "from",
+                                    stringOrInteger("Where to start: \"head\" (only what comes next, the "
+                                            + "default), \"earliest\" (everything the log still holds), or a seq."))
+                            .prop(
+                                    "reset_policy",
+                                    enumOf(
+                                            "What to do if the cursor falls below the retention floor.",
+                                            List.of("none", "earliest", "latest")))
+                            .prop(
+                                    "retire_after_mute_seconds",
+                                    integer("Retire this subscription after this long " + "without a pull."))
+                            .prop(
+                                    TOKEN,
+                                    string("Optional: the owner token or a shared monitor's subscribe token (needed "
+                                            + "for private and shared monitors, and to be granted more than default_grant), or "
+                                            + "this subscriber's current subscription token when re-keying."))
                             .require("monitor", "subscriber"),
-                    false, false, false,
+                    false,
+                    false,
+                    false,
                     (a, t) -> new Call("feeds/subscribe", a, t)),
-            tool("monitor_pull", "Pull observations",
+            tool(
+                    "monitor_pull",
+                    "Pull observations",
                     "Reads observations from the subscription's cursor, oldest first, as CloudEvents with `seq`. "
                             + "A pull never moves the cursor: pulling again returns the same observations until you "
                             + "call monitor_ack with the `next` value from the answer. With `wait`, the call waits up "
                             + "to that many seconds (at most " + MAX_WAIT_SECONDS + ") for something new.",
                     schema().prop("subscription", subscriptionId())
                             .prop("limit", integer("At most this many observations (default 50, at most 200)."))
-                            .prop("wait", integer("Seconds to wait when nothing is pending (0 to " + MAX_WAIT_SECONDS
-                                    + "; default 0)."))
-                            .prop("cursor", integer("Replay from this seq instead of the committed cursor (nothing is "
-                                    + "moved)."))
-                            .prop("filter", object("Narrow this pull further (same keys as a subscription filter); it "
-                                    + "can never widen the subscription's filter."))
+                            .prop(
+                                    "wait",
+                                    integer("Seconds to wait when nothing is pending (0 to " + MAX_WAIT_SECONDS
+                                            + "; default 0)."))
+                            .prop(
+                                    "cursor",
+                                    integer("Replay from this seq instead of the committed cursor (nothing is "
+                                            + "moved)."))
+                            .prop(
+                                    "filter",
+                                    object("Narrow this pull further (same keys as a subscription filter); it "
+                                            + "can never widen the subscription's filter."))
                             .prop(TOKEN, subscriptionToken())
                             .require("subscription", TOKEN),
-                    false, false, true,
+                    false,
+                    false,
+                    true,
                     (a, t) -> new Call("feeds/pull", pullParams(a), t)),
-            tool("monitor_ack", "Acknowledge observations",
+            tool(
+                    "monitor_ack",
+                    "Acknowledge observations",
                     "Moves the subscription's cursor forward to `cursor` (pass the `next` value a pull returned): "
                             + "everything below it counts as handled and is not delivered again. Never moves backwards "
                             + "(CURSOR_BACKWARDS); acking the same cursor twice is harmless.",
@@ -260,9 +390,13 @@ public final class McpTools {
                             .prop("cursor", integer("The next seq to deliver, normally a pull's `next`."))
                             .prop(TOKEN, subscriptionToken())
                             .require("subscription", "cursor", TOKEN),
-                    false, false, true,
+                    false,
+                    false,
+                    true,
                     (a, t) -> new Call("feeds/ack", a, t)),
-            tool("feed_seek", "Move a subscription's cursor anywhere",
+            tool(
+                    "feed_seek",
+                    "Move a subscription's cursor anywhere",
                     "Sets the subscription's cursor to `cursor`, backwards too (to re-read), with a reason that is "
                             + "logged as an ai.mentu.monitor.subscribed observation.",
                     schema().prop("subscription", subscriptionId())
@@ -270,9 +404,13 @@ public final class McpTools {
                             .prop("reason", string("Why you move it; logged."))
                             .prop(TOKEN, subscriptionToken())
                             .require("subscription", "cursor", TOKEN),
-                    false, false, true,
+                    false,
+                    false,
+                    true,
                     (a, t) -> new Call("feeds/seek", a, t)),
-            tool("feed_retire", "Retire a subscription",
+            tool(
+                    "feed_retire",
+                    "Retire a subscription",
                     "Ends a subscription: it releases its leases and is logged as "
                             + "ai.mentu.monitor.subscription_retired. Subscribing again under the same subscriber "
                             + "brings it back with its cursor.",
@@ -280,33 +418,46 @@ public final class McpTools {
                             .prop("reason", string("Why; logged."))
                             .prop(TOKEN, subscriptionToken())
                             .require("subscription", TOKEN),
-                    false, true, true,
+                    false,
+                    true,
+                    true,
                     (a, t) -> new Call("feeds/retire", a, t)),
-            lease("lease_claim", "Claim a subject",
+            lease(
+                    "lease_claim",
+                    "Claim a subject",
                     "Claims a lease on one subject the monitor has published, so no one else works on it meanwhile. "
                             + "Needs a subscription with the act capability. Claiming again what you hold returns the "
                             + "same lease (idempotent: true); a subject someone else holds gives LEASE_HELD naming the "
                             + "holder. Complete, release or renew it before lease_duration_seconds run out.",
-                    schema().prop("lease_duration_seconds", integer("How long the lease lasts unless renewed (default "
-                                    + "900)."))
+                    schema().prop(
+                                    "lease_duration_seconds",
+                                    integer("How long the lease lasts unless renewed (default " + "900)."))
                             .prop("note", string("A note recorded with the lease.")),
                     false),
-            lease("lease_renew", "Renew a lease",
+            lease(
+                    "lease_renew",
+                    "Renew a lease",
                     "Extends a lease you hold by lease_duration_seconds from now; LEASE_LOST if it expired and "
                             + "someone else took it.",
                     schema().prop("lease_duration_seconds", integer("The new duration from now (default 900).")),
                     true),
-            lease("lease_complete", "Complete a lease",
+            lease(
+                    "lease_complete",
+                    "Complete a lease",
                     "Marks the work on a subject done and frees the subject; LEASE_LOST if you no longer hold it.",
                     schema().prop("outcome", string("What came of the work."))
                             .prop("evidence", object("Evidence for the outcome, any JSON object."))
                             .prop("note", string("A note recorded with the outcome.")),
                     true),
-            lease("lease_release", "Release a lease",
+            lease(
+                    "lease_release",
+                    "Release a lease",
                     "Gives a subject back without completing it, so someone else can claim it.",
                     schema().prop("reason", string("Why; logged.")),
                     true),
-            lease("lease_reject", "Reject a subject",
+            lease(
+                    "lease_reject",
+                    "Reject a subject",
                     "Gives a subject back as not workable; after the monitor's delivery_count_limit rejections the "
                             + "subject is dead-lettered and every later claim gets DEAD_LETTERED.",
                     schema().prop("reason", string("Why; logged.")),
@@ -314,8 +465,7 @@ public final class McpTools {
 
     private static final Map<String, Tool> BY_NAME = index();
 
-    private McpTools() {
-    }
+    private McpTools() {}
 
     public static List<Tool> all() {
         return TOOLS;
@@ -331,18 +481,35 @@ public final class McpTools {
         return Map.copyOf(m);
     }
 
-    private static Tool tool(String name, String title, String description, Schema schema, boolean readOnly,
-                             boolean destructive, boolean idempotent, Mapping mapping) {
+    private static Tool tool(
+            String name,
+            String title,
+            String description,
+            Schema schema,
+            boolean readOnly,
+            boolean destructive,
+            boolean idempotent,
+            Mapping mapping) {
         return new Tool(name, title, description, schema.node, readOnly, destructive, idempotent, mapping);
     }
 
     private static Tool lease(String name, String title, String description, Schema extra, boolean idempotent) {
         Schema schema = schema().prop("subscription", subscriptionId())
                 .prop("subject", string("The subject, as the monitor published it in an observation's `subject`."));
-        extra.node.path("properties").fields().forEachRemaining(e -> schema.properties().set(e.getKey(), e.getValue()));
+        extra.node
+                .path("properties")
+                .fields()
+                .forEachRemaining(e -> schema.properties().set(e.getKey(), e.getValue()));
         schema.prop(TOKEN, subscriptionToken()).require("subscription", "subject", TOKEN);
         String action = name.substring("lease_".length());
-        return new Tool(name, title, description, schema.node, false, false, idempotent,
+        return new Tool(
+                name,
+                title,
+                description,
+                schema.node,
+                false,
+                false,
+                idempotent,
                 (a, t) -> new Call("leases/" + action, a, t));
     }
 
@@ -482,6 +649,7 @@ public final class McpTools {
     }
 
     private static ObjectNode visibilityToken() {
-        return string("Needed only for a private monitor (its owner token) or a shared one (owner or subscribe token).");
+        return string(
+                "Needed only for a private monitor (its owner token) or a shared one (owner or subscribe token).");
     }
 }

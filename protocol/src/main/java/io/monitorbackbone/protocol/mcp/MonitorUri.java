@@ -2,7 +2,6 @@ package io.monitorbackbone.protocol.mcp;
 
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.ProtocolException;
-
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.regex.Matcher;
@@ -36,8 +35,11 @@ public record MonitorUri(String uri, String monitorId, String view, String token
     public static MonitorUri parse(String uri) {
         Matcher m = uri == null ? null : URI.matcher(uri);
         if (m == null || !m.matches()) {
-            throw ProtocolException.of(ErrorCode.NOT_FOUND, "no such resource; monitor resources are "
-                    + "monitor://{id}/definition and monitor://{id}/state, optionally with ?token=<token>").with("uri", uri);
+            throw ProtocolException.of(
+                            ErrorCode.NOT_FOUND,
+                            "no such resource; monitor resources are "
+                                    + "monitor://{id}/definition and monitor://{id}/state, optionally with ?token=<token>")
+                    .with("uri", uri);
         }
         String token = null;
         if (m.group(3) != null) {
@@ -47,7 +49,8 @@ public record MonitorUri(String uri, String monitorId, String view, String token
                 if (name.equals("token") && eq >= 0) {
                     token = URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
                 } else if (!name.isEmpty()) {
-                    throw ProtocolException.of(ErrorCode.NOT_FOUND, "a monitor resource takes only the query parameter token")
+                    throw ProtocolException.of(
+                                    ErrorCode.NOT_FOUND, "a monitor resource takes only the query parameter token")
                             .with("uri", uri);
                 }
             }

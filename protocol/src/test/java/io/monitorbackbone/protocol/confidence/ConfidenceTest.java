@@ -1,10 +1,9 @@
 package io.monitorbackbone.protocol.confidence;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class ConfidenceTest {
     @Test
@@ -12,7 +11,9 @@ class ConfidenceTest {
         Confidence.Assessment a = Confidence.assess(1.0, 1.0, null, 0);
 
         assertThat(a.value()).isNull();
-        assertThat(a.present()).containsExactly("observations", "ages", "actors", "contradictions_open", "corroboration", "track_record");
+        assertThat(a.present())
+                .containsExactly(
+                        "observations", "ages", "actors", "contradictions_open", "corroboration", "track_record");
         assertThat(a.missing()).containsExactly("independence");
         assertThat(a.values()).containsOnlyKeys("corroboration", "track_record");
     }

@@ -1,9 +1,9 @@
 package io.monitorbackbone.protocol.confidence;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.monitorbackbone.protocol.LogFixture;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class CorroborationTest {
     private static LogFixture log(String horizon) {
@@ -11,7 +11,8 @@ class CorroborationTest {
     }
 
     private static String report(String subject, String actor, String data) {
-        return "{\"type\":\"demo.v\",\"subject\":\"" + subject + "\",\"actor\":\"" + actor + "\",\"data\":" + data + "}";
+        return "{\"type\":\"demo.v\",\"subject\":\"" + subject + "\",\"actor\":\"" + actor + "\",\"data\":" + data
+                + "}";
     }
 
     @Test
@@ -25,7 +26,8 @@ class CorroborationTest {
 
     @Test
     void theSameActorTwiceIsNotCorroboration() {
-        LogFixture log = log("event").publish(report("s", "probe:a", "{\"v\":1}")).publish(report("s", "probe:a", "{\"v\":1}"));
+        LogFixture log =
+                log("event").publish(report("s", "probe:a", "{\"v\":1}")).publish(report("s", "probe:a", "{\"v\":1}"));
 
         assertThat(log.aggregate().corroboration().value()).isEqualTo(0.0);
     }
@@ -37,7 +39,8 @@ class CorroborationTest {
                 .publish(report("s", "probe:b", "{\"v\":1}"))
                 .publish(report("s", "probe:c", "{\"v\":2}"));
 
-        assertThat(log.aggregate().corroboration().subjects().get(0).reporters()).hasSize(1);
+        assertThat(log.aggregate().corroboration().subjects().get(0).reporters())
+                .hasSize(1);
         assertThat(log.aggregate().corroboration().value()).isEqualTo(0.0);
     }
 
@@ -49,7 +52,9 @@ class CorroborationTest {
                 .publish(report("t", "probe:a", "{\"v\":1}"))
                 .publish("{\"type\":\"demo.v\",\"actor\":\"probe:a\"}");
 
-        assertThat(log.aggregate().corroboration().subjects()).as("a report without subject is about no subject").hasSize(2);
+        assertThat(log.aggregate().corroboration().subjects())
+                .as("a report without subject is about no subject")
+                .hasSize(2);
         assertThat(log.aggregate().corroboration().value()).isEqualTo(0.5);
     }
 
@@ -57,7 +62,8 @@ class CorroborationTest {
     void aReportOlderThanTheHorizonNoLongerAgrees() {
         LogFixture log = log("minute")
                 .publish(report("s", "probe:a", "{\"v\":1}"))
-                .at(LogFixture.T0.plusSeconds(61)).publish(report("s", "probe:b", "{\"v\":1}"));
+                .at(LogFixture.T0.plusSeconds(61))
+                .publish(report("s", "probe:b", "{\"v\":1}"));
         assertThat(log.aggregate().corroboration().value()).isEqualTo(0.0);
 
         log.at(LogFixture.T0.plusSeconds(100)).publish(report("s", "probe:a", "{\"v\":1}"));
@@ -67,9 +73,8 @@ class CorroborationTest {
 
     @Test
     void aFalsifiedReportWithdrawsTheClaim() {
-        LogFixture log = log("event")
-                .publish(report("s", "probe:a", "{\"v\":1}"))
-                .publish(report("s", "probe:b", "{\"v\":1}"));
+        LogFixture log =
+                log("event").publish(report("s", "probe:a", "{\"v\":1}")).publish(report("s", "probe:b", "{\"v\":1}"));
 
         log.publish("{\"type\":\"demo.v\",\"subject\":\"s\",\"tier\":\"falsified\",\"actor\":\"agent:c\"}");
 
@@ -108,9 +113,13 @@ class CorroborationTest {
     void longSubjectsAreKeptByDigest() {
         String longSubject = "x".repeat(200);
 
-        LogFixture log = log("event").publish(report(longSubject, "probe:a", "{}")).publish(report(longSubject, "probe:b", "{}"));
+        LogFixture log = log("event")
+                .publish(report(longSubject, "probe:a", "{}"))
+                .publish(report(longSubject, "probe:b", "{}"));
 
-        assertThat(log.aggregate().corroboration().subjects().get(0).key()).startsWith("sha256:").hasSize(39);
+        assertThat(log.aggregate().corroboration().subjects().get(0).key())
+                .startsWith("sha256:")
+                .hasSize(39);
         assertThat(log.aggregate().corroboration().value()).isEqualTo(1.0);
     }
 }

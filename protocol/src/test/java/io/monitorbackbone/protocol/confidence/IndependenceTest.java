@@ -1,12 +1,13 @@
 package io.monitorbackbone.protocol.confidence;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.monitorbackbone.protocol.LogFixture;
 import org.junit.jupiter.api.Test;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 class IndependenceTest {
-    private static final String DECLARE = "{\"source\":{\"kind\":\"log\",\"ref\":\"x\",\"settings\":{\"independent_actors\":[\"probe:a\",\"probe:b\",\"system:clock\"]}}}";
+    private static final String DECLARE =
+            "{\"source\":{\"kind\":\"log\",\"ref\":\"x\",\"settings\":{\"independent_actors\":[\"probe:a\",\"probe:b\",\"system:clock\"]}}}";
     private static final String HUMAN = "{\"owner\":\"human:alice\"}";
 
     private static String report(String subject, String actor) {
@@ -16,23 +17,32 @@ class IndependenceTest {
     @Test
     void withoutADeclarationItIsNeverComputedHoweverManyActorsAgree() {
         LogFixture log = LogFixture.of(HUMAN, true)
-                .publish(report("s", "probe:a")).publish(report("s", "probe:b")).publish(report("s", "probe:c"));
+                .publish(report("s", "probe:a"))
+                .publish(report("s", "probe:b"))
+                .publish(report("s", "probe:c"));
 
         assertThat(log.aggregate().independence().hasDeclaration()).isFalse();
-        assertThat(log.aggregate().independence().value(log.aggregate().corroboration(), log.aggregate().actors())).isNull();
+        assertThat(log.aggregate()
+                        .independence()
+                        .value(log.aggregate().corroboration(), log.aggregate().actors()))
+                .isNull();
     }
 
     @Test
     void theHumanOwnersDeclarationNamesTheIndependentActors() {
-        LogFixture log = LogFixture.of(HUMAN, true).configure(DECLARE)
-                .publish(report("s", "probe:a")).publish(report("s", "probe:b"))
-                .publish(report("t", "probe:a")).publish(report("t", "agent:c"));
+        LogFixture log = LogFixture.of(HUMAN, true)
+                .configure(DECLARE)
+                .publish(report("s", "probe:a"))
+                .publish(report("s", "probe:b"))
+                .publish(report("t", "probe:a"))
+                .publish(report("t", "agent:c"));
 
         Independence i = log.aggregate().independence();
 
         assertThat(i.declared()).containsExactly("probe:a", "probe:b");
         assertThat(i.seq()).isEqualTo(1);
-        assertThat(i.value(log.aggregate().corroboration(), log.aggregate().actors())).isEqualTo(0.5);
+        assertThat(i.value(log.aggregate().corroboration(), log.aggregate().actors()))
+                .isEqualTo(0.5);
     }
 
     @Test
@@ -62,6 +72,9 @@ class IndependenceTest {
 
         log.publish(report("s", "probe:a")).publish(report("s", "probe:b"));
 
-        assertThat(log.aggregate().independence().value(log.aggregate().corroboration(), log.aggregate().actors())).isEqualTo(1.0);
+        assertThat(log.aggregate()
+                        .independence()
+                        .value(log.aggregate().corroboration(), log.aggregate().actors()))
+                .isEqualTo(1.0);
     }
 }

@@ -1,10 +1,10 @@
 package io.monitorbackbone.protocol.confidence;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.monitorbackbone.protocol.LogFixture;
 import io.monitorbackbone.protocol.Vocabulary;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 class TrackRecordTest {
     private static LogFixture log() {
@@ -26,7 +26,9 @@ class TrackRecordTest {
 
     @Test
     void aFalsifiedCorrectionCountsAgainstTheActorOfTheClaimItSupersedes() {
-        LogFixture log = log().publish(claim("probe:a")).publish(claim("probe:a")).publish(claim("probe:b"))
+        LogFixture log = log().publish(claim("probe:a"))
+                .publish(claim("probe:a"))
+                .publish(claim("probe:b"))
                 .publish(claim("probe:a"));
 
         log.publish(falsifies(2));
@@ -41,7 +43,8 @@ class TrackRecordTest {
 
     @Test
     void aSecondCorrectionOfTheSameClaimCountsOnce() {
-        LogFixture log = log().publish(claim("probe:a")).publish(claim("probe:a")).publish(falsifies(1));
+        LogFixture log =
+                log().publish(claim("probe:a")).publish(claim("probe:a")).publish(falsifies(1));
 
         log.publish(falsifies(1));
 
@@ -53,7 +56,8 @@ class TrackRecordTest {
     void aCorrectionThatIsNotFalsifiedSupersedesButDoesNotCount() {
         LogFixture log = log().publish(claim("probe:a"));
 
-        log.publish("{\"type\":\"demo.v\",\"actor\":\"agent:checker\",\"supersedes\":{\"source\":\"monitor:w-1\",\"id\":\"1\"}}");
+        log.publish(
+                "{\"type\":\"demo.v\",\"actor\":\"agent:checker\",\"supersedes\":{\"source\":\"monitor:w-1\",\"id\":\"1\"}}");
 
         assertThat(log.aggregate().trackRecord().falsified()).isZero();
         assertThat(log.aggregate().trackRecord().value()).isEqualTo(1.0);
@@ -83,7 +87,9 @@ class TrackRecordTest {
         TrackRecord t = log.aggregate().trackRecord();
         assertThat(t.unattributed()).isEqualTo(1);
         assertThat(t.falsified()).isEqualTo(1);
-        assertThat(t.tallies().get(0).falsified()).as("no actor is blamed for what the fold no longer remembers").isZero();
+        assertThat(t.tallies().get(0).falsified())
+                .as("no actor is blamed for what the fold no longer remembers")
+                .isZero();
     }
 
     @Test

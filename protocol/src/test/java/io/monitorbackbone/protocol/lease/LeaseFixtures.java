@@ -2,9 +2,7 @@ package io.monitorbackbone.protocol.lease;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.protocol.Json;
-
 import java.nio.charset.StandardCharsets;
-
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -14,8 +12,7 @@ final class LeaseFixtures {
     static final Instant T0 = Instant.parse("2026-11-29T18:09:17.598Z");
     private static final AtomicLong REQUESTS = new AtomicLong();
 
-    private LeaseFixtures() {
-    }
+    private LeaseFixtures() {}
 
     static Cmd claim(String subscription) {
         return new Cmd(LeaseCommand.CLAIM, subscription, "build-1", null, null, null, null, null, true);
@@ -50,8 +47,16 @@ final class LeaseFixtures {
         return Lease.holderOf(subscription);
     }
 
-    record Cmd(String action, String subscription, String subject, Long duration, String note, String outcome,
-               JsonNode evidence, String reason, boolean published) {
+    record Cmd(
+            String action,
+            String subscription,
+            String subject,
+            Long duration,
+            String note,
+            String outcome,
+            JsonNode evidence,
+            String reason,
+            boolean published) {
 
         Cmd action(String a) {
             return new Cmd(a, subscription, subject, duration, note, outcome, evidence, reason, published);
@@ -86,9 +91,22 @@ final class LeaseFixtures {
         }
 
         LeaseCommand build(String monitor) {
-            return new LeaseCommand("req-" + REQUESTS.incrementAndGet(), action, monitor, "minute", false, subject,
-                    subscription, "agent:" + subscription, duration, note, outcome, evidence, reason,
-                    LeaseCommand.DEFAULT_DELIVERY_COUNT_LIMIT, published);
+            return new LeaseCommand(
+                    "req-" + REQUESTS.incrementAndGet(),
+                    action,
+                    monitor,
+                    "minute",
+                    false,
+                    subject,
+                    subscription,
+                    "agent:" + subscription,
+                    duration,
+                    note,
+                    outcome,
+                    evidence,
+                    reason,
+                    LeaseCommand.DEFAULT_DELIVERY_COUNT_LIMIT,
+                    published);
         }
     }
 }

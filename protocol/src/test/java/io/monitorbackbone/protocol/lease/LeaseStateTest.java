@@ -1,17 +1,19 @@
 package io.monitorbackbone.protocol.lease;
 
-import org.junit.jupiter.api.Test;
-
 import static io.monitorbackbone.protocol.lease.LeaseFixtures.T0;
 import static io.monitorbackbone.protocol.lease.LeaseFixtures.claim;
 import static io.monitorbackbone.protocol.lease.LeaseFixtures.complete;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Test;
+
 class LeaseStateTest {
 
     @Test
     void aHeldLeaseSurvivesItsTripThroughTheStore() {
-        LeaseState held = Leases.decide(null, claim("sub-a").duration(30).note("n").build(), T0.plusNanos(123_456)).state();
+        LeaseState held = Leases.decide(
+                        null, claim("sub-a").duration(30).note("n").build(), T0.plusNanos(123_456))
+                .state();
 
         assertThat(LeaseState.fromJson(held.toJson())).isEqualTo(held);
     }
@@ -19,7 +21,8 @@ class LeaseStateTest {
     @Test
     void aCompletedStateKeepsItsIndexAndItsLastAnswer() {
         LeaseState held = Leases.decide(null, claim("sub-a").build(), T0).state();
-        LeaseState completed = Leases.decide(held, complete("sub-a").build(), T0.plusSeconds(1)).state();
+        LeaseState completed = Leases.decide(held, complete("sub-a").build(), T0.plusSeconds(1))
+                .state();
 
         LeaseState back = LeaseState.fromJson(completed.toJson());
 

@@ -1,13 +1,5 @@
 package io.monitorbackbone.protocol.lease;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.monitorbackbone.protocol.Draft;
-import io.monitorbackbone.protocol.Json;
-import io.monitorbackbone.protocol.Vocabulary;
-import org.junit.jupiter.api.Test;
-
-import java.time.Instant;
-
 import static io.monitorbackbone.protocol.lease.LeaseFixtures.MONITOR;
 import static io.monitorbackbone.protocol.lease.LeaseFixtures.T0;
 import static io.monitorbackbone.protocol.lease.LeaseFixtures.claim;
@@ -19,6 +11,13 @@ import static io.monitorbackbone.protocol.lease.LeaseFixtures.release;
 import static io.monitorbackbone.protocol.lease.LeaseFixtures.renew;
 import static io.monitorbackbone.protocol.lease.LeaseFixtures.wire;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.protocol.Draft;
+import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.Vocabulary;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
 
 class LeasesTest {
     private static final String A = "sub-a";
@@ -108,7 +107,8 @@ class LeasesTest {
 
     @Test
     void aClaimOfASubjectTheMonitorNeverPublishedIsNotFound() {
-        LeaseDecision d = Leases.decide(null, claim(A).subject("never-published").unpublished().build(), T0);
+        LeaseDecision d = Leases.decide(
+                null, claim(A).subject("never-published").unpublished().build(), T0);
 
         assertThat(d.reply().status()).isEqualTo(404);
         assertThat(wire(d.reply().body())).isEqualTo(json("""
@@ -133,7 +133,8 @@ class LeasesTest {
         LeaseState held = claimedByA();
 
         assertThat(Leases.markPublished(held, MONITOR, "build-1", "minute")).isSameAs(held);
-        assertThat(Leases.markPublished(null, MONITOR, "build-2", "hour").published()).isTrue();
+        assertThat(Leases.markPublished(null, MONITOR, "build-2", "hour").published())
+                .isTrue();
     }
 
     @Test
@@ -141,7 +142,8 @@ class LeasesTest {
         LeaseState held = claimedByA();
 
         LeaseDecision atDeadline = Leases.decide(held, claim(B).build(), T0.plusSeconds(30));
-        LeaseDecision justAfter = Leases.decide(held, claim(B).build(), T0.plusSeconds(30).plusMillis(1));
+        LeaseDecision justAfter =
+                Leases.decide(held, claim(B).build(), T0.plusSeconds(30).plusMillis(1));
 
         assertThat(atDeadline.reply().status()).isEqualTo(409);
         assertThat(justAfter.reply().status()).isEqualTo(201);
@@ -160,9 +162,11 @@ class LeasesTest {
         assertThat(lease.leaseTransitions()).isEqualTo(1);
         assertThat(lease.attempts()).isEqualTo(2);
         assertThat(lease.acquireTime()).isEqualTo(later);
-        assertThat(d.rows()).extracting(r -> r.draft().data().at("/payload/action").asText())
+        assertThat(d.rows())
+                .extracting(r -> r.draft().data().at("/payload/action").asText())
                 .containsExactly("expired", "claim");
-        assertThat(d.rows().get(0).draft().data().at("/payload/holder").asText()).isEqualTo(holder(A));
+        assertThat(d.rows().get(0).draft().data().at("/payload/holder").asText())
+                .isEqualTo(holder(A));
     }
 
     @Test
@@ -170,7 +174,8 @@ class LeasesTest {
         LeaseState held = claimedByA();
         Instant later = T0.plusMillis(36);
 
-        LeaseDecision d = Leases.decide(held, renew(A).duration(60).note("still on it").build(), later);
+        LeaseDecision d =
+                Leases.decide(held, renew(A).duration(60).note("still on it").build(), later);
 
         assertThat(d.reply().status()).isEqualTo(200);
         assertThat(wire(d.reply().body())).isEqualTo(json("""
@@ -178,7 +183,10 @@ class LeasesTest {
                  "acquire_time":"2026-11-29T18:09:17.598Z","renew_time":"2026-11-29T18:09:17.634Z",
                  "lease_transitions":0,"attempts":1,"delivery_count_limit":5,"dead_letter":false},
                  "expires":"2026-11-29T18:10:17.634Z"}"""));
-        assertThat(d.rows()).singleElement().satisfies(row -> assertThat(wire(row.draft().data().get("payload"))).isEqualTo(json("""
+        assertThat(d.rows())
+                .singleElement()
+                .satisfies(row ->
+                        assertThat(wire(row.draft().data().get("payload"))).isEqualTo(json("""
                         {"action":"renew","subject":"build-1","subscription":"sub-a",
                          "renew_time":"2026-11-29T18:09:17.634Z","expires":"2026-11-29T18:10:17.634Z",
                          "note":"still on it"}""")));
@@ -212,12 +220,15 @@ class LeasesTest {
         assertThat(d.reply().body().get("holder").isNull()).isTrue();
         assertThat(d.changed()).isTrue();
         assertThat(d.state().lease().holder()).isNull();
-        assertThat(d.rows()).extracting(r -> r.draft().data().at("/payload/action").asText()).containsExactly("expired");
+        assertThat(d.rows())
+                .extracting(r -> r.draft().data().at("/payload/action").asText())
+                .containsExactly("expired");
     }
 
     @Test
     void completeAfterExpiryAndTakeoverIsLeaseLost() {
-        LeaseState takenOver = Leases.decide(claimedByA(), claim(B).duration(60).build(), T0.plusSeconds(31)).state();
+        LeaseState takenOver = Leases.decide(claimedByA(), claim(B).duration(60).build(), T0.plusSeconds(31))
+                .state();
 
         LeaseDecision d = Leases.decide(takenOver, complete(A).build(), T0.plusSeconds(32));
 
@@ -239,14 +250,18 @@ class LeasesTest {
         assertThat(d.reply().eventId()).isEqualTo(command.requestId());
         assertThat(d.state().lease()).isNull();
         assertThat(d.state().published()).isTrue();
-        assertThat(d.rows()).singleElement().satisfies(row -> assertThat(wire(row.draft().data().get("payload"))).isEqualTo(json("""
+        assertThat(d.rows())
+                .singleElement()
+                .satisfies(row ->
+                        assertThat(wire(row.draft().data().get("payload"))).isEqualTo(json("""
                         {"action":"complete","subject":"build-1","subscription":"sub-a","outcome":"fixed",
                          "evidence":[{"source":"monitor:w-1","id":"203"}],"note":"ok"}""")));
     }
 
     @Test
     void aClaimAfterCompleteStartsAgainAtTheFirstAttempt() {
-        LeaseState completed = Leases.decide(claimedByA(), complete(A).build(), T0.plusSeconds(1)).state();
+        LeaseState completed = Leases.decide(claimedByA(), complete(A).build(), T0.plusSeconds(1))
+                .state();
 
         LeaseDecision d = Leases.decide(completed, claim(B).build(), T0.plusSeconds(2));
 
@@ -260,8 +275,8 @@ class LeasesTest {
         LeaseCommand first = complete(A).outcome("fixed", null).note("ok").build();
         LeaseDecision done = Leases.decide(claimedByA(), first, T0.plusSeconds(1));
 
-        LeaseDecision again = Leases.decide(done.state(), complete(A).outcome("fixed", null).note("ok").build(),
-                T0.plusSeconds(2));
+        LeaseDecision again = Leases.decide(
+                done.state(), complete(A).outcome("fixed", null).note("ok").build(), T0.plusSeconds(2));
 
         assertThat(again.reply()).isEqualTo(done.reply());
         assertThat(again.reply().eventId()).isEqualTo(first.requestId());
@@ -271,10 +286,14 @@ class LeasesTest {
 
     @Test
     void aDifferentCompleteAfterCompleteIsLeaseLostWithNoHolder() {
-        LeaseState completed = Leases.decide(claimedByA(), complete(A).outcome("fixed", null).note("ok").build(),
-                T0.plusSeconds(1)).state();
+        LeaseState completed = Leases.decide(
+                        claimedByA(),
+                        complete(A).outcome("fixed", null).note("ok").build(),
+                        T0.plusSeconds(1))
+                .state();
 
-        LeaseDecision d = Leases.decide(completed, complete(A).outcome("fixed", null).build(), T0.plusSeconds(2));
+        LeaseDecision d =
+                Leases.decide(completed, complete(A).outcome("fixed", null).build(), T0.plusSeconds(2));
 
         assertThat(d.reply().status()).isEqualTo(409);
         assertThat(wire(d.reply().body())).isEqualTo(json("""
@@ -283,22 +302,28 @@ class LeasesTest {
 
     @Test
     void releaseFreesTheSubjectAndKeepsItsAttempts() {
-        LeaseDecision d = Leases.decide(claimedByA(), release(A).reason("not mine").build(), T0.plusSeconds(1));
+        LeaseDecision d =
+                Leases.decide(claimedByA(), release(A).reason("not mine").build(), T0.plusSeconds(1));
 
         assertThat(d.reply().status()).isEqualTo(200);
         assertThat(wire(d.reply().body())).isEqualTo(json("{\"ok\":true,\"seq\":null,\"dead_letter\":false}"));
         assertThat(d.state().lease().holder()).isNull();
         assertThat(d.state().lease().attempts()).isEqualTo(1);
-        assertThat(d.rows()).singleElement().satisfies(row -> assertThat(wire(row.draft().data().get("payload"))).isEqualTo(json("""
+        assertThat(d.rows())
+                .singleElement()
+                .satisfies(row ->
+                        assertThat(wire(row.draft().data().get("payload"))).isEqualTo(json("""
                         {"action":"release","subject":"build-1","subscription":"sub-a","reason":"not mine",
                          "attempts":1,"dead_letter":false}""")));
     }
 
     @Test
     void anIdenticalReleaseGetsTheSameAnswerAndWritesNothing() {
-        LeaseDecision released = Leases.decide(claimedByA(), release(A).reason("not mine").build(), T0.plusSeconds(1));
+        LeaseDecision released =
+                Leases.decide(claimedByA(), release(A).reason("not mine").build(), T0.plusSeconds(1));
 
-        LeaseDecision again = Leases.decide(released.state(), release(A).reason("not mine").build(), T0.plusSeconds(2));
+        LeaseDecision again =
+                Leases.decide(released.state(), release(A).reason("not mine").build(), T0.plusSeconds(2));
 
         assertThat(again.reply()).isEqualTo(released.reply());
         assertThat(again.changed()).isFalse();
@@ -308,7 +333,8 @@ class LeasesTest {
     @Test
     void aRepeatAfterSomeoneElseActedIsDecidedAfresh() {
         LeaseDecision released = Leases.decide(claimedByA(), release(A).build(), T0.plusSeconds(1));
-        LeaseState claimedByB = Leases.decide(released.state(), claim(B).build(), T0.plusSeconds(2)).state();
+        LeaseState claimedByB = Leases.decide(released.state(), claim(B).build(), T0.plusSeconds(2))
+                .state();
 
         LeaseDecision again = Leases.decide(claimedByB, release(A).build(), T0.plusSeconds(3));
 
@@ -318,7 +344,8 @@ class LeasesTest {
 
     @Test
     void aClaimAfterReleaseIsANewDelivery() {
-        LeaseState released = Leases.decide(claimedByA(), release(A).build(), T0.plusSeconds(1)).state();
+        LeaseState released = Leases.decide(claimedByA(), release(A).build(), T0.plusSeconds(1))
+                .state();
 
         LeaseDecision d = Leases.decide(released, claim(B).build(), T0.plusSeconds(2));
 
@@ -350,7 +377,10 @@ class LeasesTest {
         }
 
         assertThat(wire(rejected.reply().body())).isEqualTo(json("{\"ok\":true,\"seq\":null,\"dead_letter\":true}"));
-        assertThat(rejected.rows()).singleElement().satisfies(row -> assertThat(wire(row.draft().data().get("payload"))).isEqualTo(json("""
+        assertThat(rejected.rows())
+                .singleElement()
+                .satisfies(row ->
+                        assertThat(wire(row.draft().data().get("payload"))).isEqualTo(json("""
                         {"action":"reject","subject":"build-1","subscription":"sub-a","reason":"flaky 5",
                          "attempts":5,"dead_letter":true}""")));
         assertThat(state.lease().deadLetter()).isTrue();
@@ -361,8 +391,10 @@ class LeasesTest {
     void aDeadLetteredSubjectIsRefusedToEveryLaterClaim() {
         LeaseState state = null;
         for (int attempt = 1; attempt <= 5; attempt++) {
-            state = Leases.decide(state, claim(A).build(), T0.plusSeconds(attempt)).state();
-            state = Leases.decide(state, reject(A).build(), T0.plusSeconds(attempt)).state();
+            state = Leases.decide(state, claim(A).build(), T0.plusSeconds(attempt))
+                    .state();
+            state = Leases.decide(state, reject(A).build(), T0.plusSeconds(attempt))
+                    .state();
         }
 
         LeaseDecision byB = Leases.decide(state, claim(B).build(), T0.plusSeconds(10));
@@ -394,7 +426,8 @@ class LeasesTest {
         assertThat(row.draft().verified()).isEqualTo("machine_verified");
         assertThat(row.draft().subject()).isEqualTo("build-1");
         assertThat(row.draft().horizon()).isEqualTo("minute");
-        assertThat(wire(row.draft().data().get("payload"))).isEqualTo(json("{\"action\":\"expired\",\"subject\":\"build-1\",\"holder\":\"sub:sub-a\"}"));
+        assertThat(wire(row.draft().data().get("payload")))
+                .isEqualTo(json("{\"action\":\"expired\",\"subject\":\"build-1\",\"holder\":\"sub:sub-a\"}"));
     }
 
     @Test
@@ -410,8 +443,22 @@ class LeasesTest {
     @Test
     void aHumanSubscriberNameDoesNotMakeTheRowHuman() {
         LeaseCommand base = claim(A).build();
-        LeaseCommand human = new LeaseCommand(base.requestId(), base.action(), base.monitor(), base.horizon(), false,
-                base.subject(), base.subscription(), "human:mallory", null, null, null, null, null, 5, true);
+        LeaseCommand human = new LeaseCommand(
+                base.requestId(),
+                base.action(),
+                base.monitor(),
+                base.horizon(),
+                false,
+                base.subject(),
+                base.subscription(),
+                "human:mallory",
+                null,
+                null,
+                null,
+                null,
+                null,
+                5,
+                true);
 
         LeaseDecision d = Leases.decide(null, human, T0);
 

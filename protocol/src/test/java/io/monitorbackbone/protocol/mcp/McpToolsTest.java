@@ -1,12 +1,12 @@
 package io.monitorbackbone.protocol.mcp;
 
-import io.monitorbackbone.protocol.Json;
-import io.monitorbackbone.protocol.ProtocolException;
-import com.fasterxml.jackson.databind.JsonNode;
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.ProtocolException;
+import org.junit.jupiter.api.Test;
 
 class McpToolsTest {
 
@@ -15,26 +15,35 @@ class McpToolsTest {
         assertThat(McpTools.all()).hasSize(17);
         McpTools.all().stream()
                 .filter(t -> !t.name().equals("monitor_discover"))
-                .forEach(t -> assertThat(t.inputSchema().at("/properties/token/description").asText()).as(t.name()).isNotBlank());
+                .forEach(t -> assertThat(t.inputSchema()
+                                .at("/properties/token/description")
+                                .asText())
+                        .as(t.name())
+                        .isNotBlank());
     }
 
     @Test
     void aPullFlattensItsFilterCapsItsWaitAndMovesTheTokenToTheBearer() {
-        McpTools.Call call = McpTools.named("monitor_pull").call(Json.read(
-                "{\"subscription\":\"sub-1\",\"token\":\"t\",\"wait\":50,\"filter\":{\"types\":[\"a.b\"],\"#env\":[\"prod\"]}}"
-                        .getBytes()), null);
+        McpTools.Call call = McpTools.named("monitor_pull")
+                .call(
+                        Json.read(
+                                "{\"subscription\":\"sub-1\",\"token\":\"t\",\"wait\":50,\"filter\":{\"types\":[\"a.b\"],\"#env\":[\"prod\"]}}"
+                                        .getBytes()),
+                        null);
 
         assertThat(call.method()).isEqualTo("feeds/pull");
         assertThat(call.bearer()).isEqualTo("t");
-        assertThat(call.params()).isEqualTo(Json.read(
-                "{\"subscription\":\"sub-1\",\"wait\":25,\"types\":[\"a.b\"],\"#env\":[\"prod\"]}".getBytes()));
+        assertThat(call.params())
+                .isEqualTo(Json.read(
+                        "{\"subscription\":\"sub-1\",\"wait\":25,\"types\":[\"a.b\"],\"#env\":[\"prod\"]}".getBytes()));
     }
 
     @Test
     void createSendsItsTokenAsTheRegistrationTokenAndConfigureNamesItsAction() {
-        McpTools.Call create = McpTools.named("monitor_create").call(Json.read("{\"id\":\"m-1\",\"token\":\"reg\"}".getBytes()), "header");
-        McpTools.Call pause = McpTools.named("monitor_configure").call(
-                Json.read("{\"monitor\":\"m-1\",\"action\":\"pause\",\"token\":\"own\"}".getBytes()), null);
+        McpTools.Call create = McpTools.named("monitor_create")
+                .call(Json.read("{\"id\":\"m-1\",\"token\":\"reg\"}".getBytes()), "header");
+        McpTools.Call pause = McpTools.named("monitor_configure")
+                .call(Json.read("{\"monitor\":\"m-1\",\"action\":\"pause\",\"token\":\"own\"}".getBytes()), null);
 
         assertThat(create.method()).isEqualTo("monitors/create");
         assertThat(create.bearer()).isNull();
@@ -46,9 +55,15 @@ class McpToolsTest {
 
     @Test
     void anUnknownOrMissingArgumentIsRefusedNamingWhatTheToolTakes() {
-        ProtocolException unknown = catchThrowableOfType(ProtocolException.class,
-                () -> McpTools.named("monitor_ack").call(Json.read("{\"subscription\":\"s\",\"cursor\":1,\"token\":\"t\",\"cusror\":2}".getBytes()), null));
-        ProtocolException missing = catchThrowableOfType(ProtocolException.class,
+        ProtocolException unknown = catchThrowableOfType(
+                ProtocolException.class,
+                () -> McpTools.named("monitor_ack")
+                        .call(
+                                Json.read("{\"subscription\":\"s\",\"cursor\":1,\"token\":\"t\",\"cusror\":2}"
+                                        .getBytes()),
+                                null));
+        ProtocolException missing = catchThrowableOfType(
+                ProtocolException.class,
                 () -> McpTools.named("monitor_ack").call(Json.read("{\"subscription\":\"s\"}".getBytes()), null));
 
         JsonNode body = unknown.toJson();
@@ -59,7 +74,8 @@ class McpToolsTest {
 
     @Test
     void theSessionBearerStandsInWhenNoTokenArgumentIsGiven() {
-        McpTools.Call call = McpTools.named("monitor_state").call(Json.read("{\"monitor\":\"m-1\"}".getBytes()), "from-header");
+        McpTools.Call call =
+                McpTools.named("monitor_state").call(Json.read("{\"monitor\":\"m-1\"}".getBytes()), "from-header");
 
         assertThat(call.bearer()).isEqualTo("from-header");
     }

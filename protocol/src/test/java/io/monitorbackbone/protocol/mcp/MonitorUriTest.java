@@ -1,11 +1,11 @@
 package io.monitorbackbone.protocol.mcp;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.ProtocolException;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class MonitorUriTest {
     @Test
@@ -23,10 +23,17 @@ class MonitorUriTest {
 
     @Test
     void anythingElseIsNotFound() {
-        for (String uri : new String[] {null, "monitor://ci-1/other", "monitor://x/state", "file:///etc/passwd",
-                "monitor://ci-1/state?token=t&other=1"}) {
-            assertThatThrownBy(() -> MonitorUri.parse(uri)).as(uri)
-                    .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
+        for (String uri : new String[] {
+            null,
+            "monitor://ci-1/other",
+            "monitor://x/state",
+            "file:///etc/passwd",
+            "monitor://ci-1/state?token=t&other=1"
+        }) {
+            assertThatThrownBy(() -> MonitorUri.parse(uri))
+                    .as(uri)
+                    .isInstanceOfSatisfying(
+                            ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.NOT_FOUND));
         }
         assertThat(MonitorUri.isMonitorUri("monitor://anything")).isTrue();
         assertThat(MonitorUri.isMonitorUri("file://x")).isFalse();

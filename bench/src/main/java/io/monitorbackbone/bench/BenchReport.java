@@ -1,0 +1,253 @@
+package io.monitorbackbone.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The results as a Markdown section, each number beside the target, and its place in docs/benchmarks.md. */
+final class BenchReport {
+    private BenchReport() {}
+
+    static String markdown(JsonNode r) {
+        JsonNode m = r.get("machine");
+        JsonNode s = r.get("scenarios");
+        List<String> out = new ArrayList<>();
+        String id = r.get("id").asText();
+        out.add("<!-- bench-run " + id + " -->");
+        out.add("### `./mp bench`" + (r.get("quick").asBoolean() ? " --quick" : "") + ", "
+                + r.get("date").asText() + ", commit " + r.get("commit").asText()
+                + (r.get("dirty").asBoolean() ? " (uncommitted changes)" : ""));
+        out.add("");
+        out.add("- Machine: " + m.get("nproc").asInt() + " cores ("
+                + m.get("cpu").asText() + "), " + m.get("memory_gib").asDouble() + " GiB memory, "
+                + m.get("java").asText());
+        out.add("- Load average " + m.get("load_average").asDouble() + " at start, "
+                + r.get("load_average_end").asDouble() + " at end; "
+                + r.get("seconds").asLong() + " s in all");
+        out.add("- Server: " + r.get("server").asText());
+        out.add("- Errors: "
+                + (r.get("errors").asLong() == 0
+                        ? "none"
+                        : r.get("errors").asLong() + " — this run is not a valid measurement"));
+        out.add("");
+        out.add("| # | scenario | result | target | met |");
+        out.add("| --- | --- | --- | --- | --- |");
+        row(
+                out,
+                s,
+                "1",
+                "sequential publish, 1 connection",
+                x -> ms(x, "p50_ms") + " p50, " + ms(x, "p99_ms") + " p99, " + n(x, "publishes_per_s") + "/s",
+                x -> "p50 ≤ 1 ms",
+                x -> x.get("p50_ms").asDouble() <= 1.0);
+        for (String part : List.of("one_monitor", "16_monitors")) {
+            row(
+                    out,
+                    s,
+                    "2",
+                    "publish, 16 connections, " + part.replace('_', ' '),
+                    x -> n(x.get(part), "requests_per_s") + " obs/s, " + ms(x.get(part), "p50_ms") + " p50, "
+                            + ms(x.get(part), "p99_ms") + " p99",
+                    x -> "≥ 14,000 obs/s",
+                    x -> x.get(part).get("requests_per_s").asDouble() >= 14_000);
+        }
+        for (String limit : List.of("100", "1000")) {
+            row(
+                    out,
+                    s,
+                    "3",
+                    "drain "
+                            + String.format(
+                                    Locale.ROOT,
+                                    "%,d",
+                                    s.path("3").path("backlog").asLong()) + ", one reader, `limit=" + limit + "`",
+                    x -> n(x.get("limit_" + limit), "observations_per_s") + " obs/s (pages of "
+                            + x.get("limit_" + limit).get("largest_page").asInt() + ")",
+                    x -> limit.equals("1000") ? "≥ 32,000 obs/s" : "",
+                    x -> limit.equals("1000")
+                            ? x.get("limit_" + limit).get("observations_per_s").asDouble() >= 32_000
+                            : null);
+        }
+        row(
+                out,
+                s,
+                "4",
+                "long-poll wake-up after the publish's answer (after it was sent)",
+                x -> ms(x, "after_publish_answered_p50_ms")
+                        + " p50, " + ms(x, "after_publish_answered_p99_ms") + " p99 ("
+                        + ms(x, "after_publish_sent_p50_ms") + ", "
+                        + ms(x, "after_publish_sent_p99_ms") + ")",
+                x -> "p50 ≤ 5 ms",
+                x -> x.get("after_publish_answered_p50_ms").asDouble() <= 5);
+        for (String part : List.of("one_gateway", "two_gateways")) {
+            row(
+                    out,
+                    s,
+                    "5",
+                    "lease claim → reply, " + part.replace('_', ' '),
+                    x -> x.get(part).has("skipped")
+                            ? x.get(part).get("skipped").asText()
+                            : ms(x.get(part), "p50_ms") + " p50, " + ms(x.get(part), "p99_ms") + " p99",
+                    x -> "p50 ≤ 20 ms",
+                    x -> x.get(part).has("skipped")
+                            ? null
+                            : x.get(part).get("p50_ms").asDouble() <= 20);
+        }
+        for (String what : List.of("publish", "state")) {
+            row(
+                    out,
+                    s,
+                    "6",
+                    what + " p50, "
+                            + String.format(
+                                    Locale.ROOT,
+                                    "%,d",
+                                    s.path("6").path("small_log").asLong()) + " vs "
+                            + String.format(
+                                    Locale.ROOT,
+                                    "%,d",
+                                    s.path("6").path("big_log").asLong()) + " observations",
+                    x -> ms(x, what + "_small_p50_ms") + " vs " + ms(x, what + "_big_p50_ms") + " ("
+                            + signed(x.get(what + "_p50_change_pct").asDouble()) + "%)",
+                    x -> "≤ +10%",
+                    x -> x.get(what + "_p50_change_pct").asDouble() <= 10);
+        }
+        row(
+                out,
+                s,
+                "7",
+                "RSS with " + s.path("7").path("monitors").asInt() + " monitors × "
+                        + s.path("7").path("subscriptions_per_monitor").asInt()
+                        + " subscriptions: all-in-one; gateway alone",
+                x -> x.has("skipped")
+                        ? x.get("skipped").asText()
+                        : x.get("loaded").get("all_in_one_rss_mib").asLong() + " MiB; "
+                                + x.get("loaded").get("gateway_rss_mib").asLong() + " MiB (idle "
+                                + x.get("idle").get("all_in_one_rss_mib").asLong()
+                                + "; " + x.get("idle").get("gateway_rss_mib").asLong() + ", after a full GC "
+                                + x.get("loaded_after_full_gc")
+                                        .get("all_in_one_rss_mib")
+                                        .asLong() + "; "
+                                + x.get("loaded_after_full_gc")
+                                        .get("gateway_rss_mib")
+                                        .asLong() + ")",
+                x -> "all-in-one ≤ 1,024 MiB",
+                x -> x.has("skipped")
+                        ? null
+                        : x.get("loaded").get("all_in_one_rss_mib").asDouble() <= 1024);
+        row(
+                out,
+                s,
+                "8",
+                "raw Kafka producer, same record, `acks=all`: 1 thread waiting; 16 threads waiting; pipelined",
+                x -> x.has("skipped")
+                        ? x.get("skipped").asText()
+                        : ms(x.get("sync_1_thread"), "p50_ms") + " p50, "
+                                + ms(x.get("sync_1_thread"), "p99_ms") + " p99; "
+                                + n(x.get("sync_16_threads"), "records_per_s") + "/s, "
+                                + ms(x.get("sync_16_threads"), "p50_ms") + " p50; "
+                                + n(x.get("pipelined"), "records_per_s")
+                                + "/s; scenario 2 (one monitor) is "
+                                + x.path("http_to_raw_sync_pct").asDouble() + "% of the first",
+                x -> "the ceiling",
+                x -> null);
+        out.add("");
+        out.add("CPU seconds spent during the timed windows (2 cores give 2 s per second):");
+        out.add("");
+        out.add("| scenario | window s | load generator | server(s) |");
+        out.add("| --- | --- | --- | --- |");
+        cpu(out, s, "1", "1 sequential publish", s.path("1"));
+        cpu(out, s, "2", "2 one monitor", s.path("2").path("one_monitor"));
+        cpu(out, s, "2", "2 16 monitors", s.path("2").path("16_monitors"));
+        cpu(out, s, "3", "3 drain limit=1000", s.path("3").path("limit_1000"));
+        out.add("<!-- /bench-run -->");
+        return String.join("\n", out) + "\n";
+    }
+
+    private static void cpu(List<String> out, JsonNode s, String key, String name, JsonNode x) {
+        if (!s.has(key) || x.isMissingNode()) {
+            return;
+        }
+        double window = x.has("window_s")
+                ? x.get("window_s").asDouble()
+                : x.path("seconds").asDouble(Double.NaN);
+        out.add("| " + name + " | " + fmt(window) + " | "
+                + fmt(x.path("client_cpu_s").asDouble(Double.NaN)) + " | "
+                + fmt(x.path("server_cpu_s").asDouble(Double.NaN)) + " |");
+    }
+
+    interface Cell<T> {
+        T of(JsonNode x);
+    }
+
+    private static void row(
+            List<String> out,
+            JsonNode s,
+            String key,
+            String name,
+            Cell<String> result,
+            Cell<String> target,
+            Cell<Boolean> met) {
+        if (!s.has(key)) {
+            return;
+        }
+        JsonNode x = s.get(key);
+        if (x.has("failed")) {
+            out.add("| " + key + " | " + name + " | failed: "
+                    + x.get("failed").asText().replace('|', '/') + " | | no |");
+            return;
+        }
+        Boolean ok;
+        String text;
+        try {
+            text = result.of(x);
+            ok = met.of(x);
+        } catch (RuntimeException e) {
+            text = "n/a";
+            ok = null;
+        }
+        out.add("| " + key + " | " + name + " | " + text + " | " + target.of(x) + " | "
+                + (ok == null ? "" : ok ? "yes" : "**no**") + " |");
+    }
+
+    private static String ms(JsonNode x, String field) {
+        return fmt(x.get(field).asDouble()) + " ms";
+    }
+
+    private static String n(JsonNode x, String field) {
+        return String.format(Locale.ROOT, "%,d", x.get(field).asLong());
+    }
+
+    private static String fmt(double v) {
+        return Double.isNaN(v)
+                ? "n/a"
+                : v >= 100 ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.2f", v);
+    }
+
+    private static String signed(double v) {
+        return (v >= 0 ? "+" : "") + String.format(Locale.ROOT, "%.1f", v);
+    }
+
+    /** Replaces the section of the same run id, or appends one. */
+    static void updateDocs(Path docs, String section, String id) {
+        try {
+            String text = Files.exists(docs) ? Files.readString(docs) : "# Benchmarks\n";
+            String begin = "<!-- bench-run " + id + " -->";
+            int at = text.indexOf(begin);
+            if (at >= 0) {
+                int end = text.indexOf("<!-- /bench-run -->", at);
+                text = text.substring(0, at) + section.strip() + text.substring(end + "<!-- /bench-run -->".length());
+            } else {
+                text = text.stripTrailing() + "\n\n" + section;
+            }
+            Files.writeString(docs, text.endsWith("\n") ? text : text + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package io.monitorbackbone.gateway;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.core.instrument.config.MeterFilter;
+import io.monitorbackbone.binding.Topics;
+import io.monitorbackbone.gateway.kafka.Follower;
+import io.monitorbackbone.gateway.kafka.KafkaPorts;
+import io.monitorbackbone.gateway.kafka.KafkaRuntime;
+import io.monitorbackbone.gateway.service.Tables;
+import io.monitorbackbone.protocol.Monitor;
+import io.monitorbackbone.protocol.Subscription;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.kafka.streams.KafkaStreams;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+
+/**
+ * The gauges that read the process's state at scrape time (active subscriptions, the follower's lag, the build), and
+ * the Kafka clients' and Streams apps' own metrics, bound once {@link Lifecycle} has started them. The services record
+ * their own meters through {@code service/Metrics}.
+ */
+@ApplicationScoped
+public class Meters {
+    @Inject
+    MeterRegistry registry;
+
+    @Inject
+    KafkaPorts kafka;
+
+    @Inject
+    Tables tables;
+
+    @ConfigProperty(name = "quarkus.application.version", defaultValue = "unknown")
+    String version;
+
+    private final List<AutoCloseable> binders = new ArrayList<>();
+
+    /**
+     * Kafka's client metrics carry a topic (and partition) tag: one per monitor for {@code mp.obs.<id>}. Those are
+     * dropped, so no meter is per monitor; the tables' and the clients' totals stay.
+     */
+    @Produces
+    @Singleton
+    MeterFilter noMonitorTopics() {
+        return MeterFilter.deny(Meters::perMonitor);
+    }
+
+    static boolean perMonitor(Meter.Id id) {
+        String topic = id.getTag("topic");
+        return topic != null && Topics.isObs(topic);
+    }
+
+    /** Called by Lifecycle once the Kafka side and the hosted apps are started. */
+    void bind(KafkaStreams leases, KafkaStreams projector) {
+        Gauge.builder("mp.build.info", () -> 1)
+                .description("This server's version")
+                .tag("version", version)
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder("mp.subscriptions.active", this, Meters::activeSubscriptions)
+                .description("Subscriptions not retired, on monitors not retired")
+                .register(registry);
+        Follower follower = kafka.follower();
+        if (follower != null) {
+            Gauge.builder("mp.follower.lag", follower, Follower::lag)
+                    .baseUnit("records")
+                    .description("Records this gateway's follower is behind the tables and logs it follows")
+                    .register(registry);
+        }
+        KafkaRuntime runtime = kafka.runtime();
+        bindClient(new KafkaClientMetrics(runtime.producer()));
+        if (runtime.admin() instanceof org.apache.kafka.clients.admin.AdminClient admin) {
+            bindClient(new KafkaClientMetrics(admin));
+        }
+        if (leases != null) {
+            bindClient(new KafkaStreamsMetrics(leases));
+        }
+        if (projector != null) {
+            bindClient(new KafkaStreamsMetrics(projector));
+        }
+    }
+
+    private <B extends io.micrometer.core.instrument.binder.MeterBinder & AutoCloseable> void bindClient(B binder) {
+        binder.bindTo(registry);
+        binders.add(binder);
+    }
+
+    private double activeSubscriptions() {
+        long active = 0;
+        for (Monitor monitor : tables.monitors()) {
+            if (monitor.retired()) {
+                continue;
+            }
+            for (Subscription s : tables.subscriptionsOf(monitor.id())) {
+                if (s.active()) {
+                    active++;
+                }
+            }
+        }
+        return active;
+    }
+
+    void close() {
+        for (AutoCloseable binder : binders) {
+            try {
+                binder.close();
+            } catch (Exception e) {
+                // a metrics scheduler that fails to stop holds nothing of the server's
+            }
+        }
+        binders.clear();
+    }
+}

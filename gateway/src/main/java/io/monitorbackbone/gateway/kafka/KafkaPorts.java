@@ -1,0 +1,153 @@
+package io.monitorbackbone.gateway.kafka;
+
+import io.monitorbackbone.binding.Topics;
+import io.monitorbackbone.gateway.GatewayConfig;
+import io.monitorbackbone.gateway.service.LeaseDecisions;
+import io.monitorbackbone.gateway.service.Log;
+import io.monitorbackbone.gateway.service.LogAdmin;
+import io.monitorbackbone.gateway.service.StateChanges;
+import io.monitorbackbone.gateway.service.Tables;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * The Kafka side of this process, started in steps by {@code Lifecycle} and exposed to the services as their ports
+ * ({@link Tables}, {@link Log}, {@link LogAdmin}, {@link LeaseDecisions}, {@link StateChanges}). The HTTP listener
+ * opens only once every start-up observer has returned, so no request reaches a port before its part is started; a
+ * port used before that is a wiring mistake and fails loudly.
+ */
+@ApplicationScoped
+public class KafkaPorts {
+    /** Consumers in the log reader's pool: reads running at once. */
+    private static final int READERS = 8;
+    /** A create's transaction is open for milliseconds; one open this long at start-up has lost its gateway. */
+    private static final long ABANDONED_CREATE_MS = 5_000;
+
+    private volatile KafkaRuntime runtime;
+    private volatile Catalog catalog;
+    private volatile Follower follower;
+    private volatile ReaderPool readers;
+    private volatile LogReader reader;
+    private volatile LogFold fold;
+    private volatile LogWriter writer;
+    private volatile LeaseClient leaseClient;
+
+    /**
+     * The broker (embedded unless a cluster is configured) and the shared clients; the tables created where missing and
+     * creates cut short by a crash fenced.
+     *
+     * @param env where {@code MP_KAFKA_*} client properties are passed through from
+     */
+    public KafkaRuntime startBroker(GatewayConfig config, Map<String, String> env) {
+        runtime = KafkaRuntime.start(config, env);
+        runtime.ensureTables(Follower.tables());
+        runtime.ensureTables(List.of(Topics.SWEEPER));
+        // A create this process's broker saw open died with it; with a cluster, another gateway may be mid-create.
+        runtime.fenceAbandonedCreates(runtime.embedded() ? 0 : ABANDONED_CREATE_MS);
+        return runtime;
+    }
+
+    /** The follower, caught up with the tables; the log reader and writer over it. */
+    public void follow(int tailCacheEntries) throws Exception {
+        KafkaRuntime cluster = started(runtime);
+        Catalog view = new Catalog(tailCacheEntries);
+        Follower tail = new Follower(cluster.newFollowerConsumer("mp-follower"), view);
+        follower = tail;
+        tail.start().get(60, TimeUnit.SECONDS);
+        view.barrier(table ->
+                tail.awaitApplied(table, cluster.endOffsets(tail.partitionsOf(table)), Duration.ofSeconds(10)));
+        readers = new ReaderPool(cluster::newReaderConsumer, READERS);
+        fold = new LogFold(readers);
+        reader = new LogReader(readers, view::log, (monitorId, endOffset) -> {
+            TopicPartition log = new TopicPartition(Topics.obs(monitorId), 0);
+            tail.awaitApplied(log.topic(), Map.of(log, endOffset), Duration.ofSeconds(10));
+            return view.log(monitorId).lastSeq();
+        });
+        writer = new LogWriter(cluster.producer());
+        catalog = view;
+    }
+
+    /**
+     * The client of the leases service, reading its replies; start it once a hosted leases app runs. The service may run
+     * in other processes only (MP_ROLES), so the lease topics are created here where missing: the client needs the
+     * reply topic's partitions, and its commands wait in their topic for a leases instance to start.
+     */
+    public void startLeaseClient() throws Exception {
+        started(runtime).ensureLeaseTopics();
+        LeaseClient client = new LeaseClient(
+                started(runtime).newConsumer("mp-lease-replies", 10),
+                runtime.producer(),
+                Topics.LEASE_COMMANDS,
+                Topics.LEASE_REPLIES);
+        leaseClient = client;
+        client.start().get(60, TimeUnit.SECONDS);
+    }
+
+    /** This gateway's tail; null before {@link #follow}. */
+    public Follower follower() {
+        return follower;
+    }
+
+    /** The broker and clients; null before {@link #startBroker}. */
+    public KafkaRuntime runtime() {
+        return runtime;
+    }
+
+    @Produces
+    @ApplicationScoped
+    Tables tables() {
+        return new KafkaTables(started(catalog), writer);
+    }
+
+    @Produces
+    @ApplicationScoped
+    Log log() {
+        return new KafkaLog(started(reader), fold, writer);
+    }
+
+    @Produces
+    @ApplicationScoped
+    LogAdmin logAdmin() {
+        return new KafkaLogAdmin(started(runtime));
+    }
+
+    @Produces
+    @ApplicationScoped
+    LeaseDecisions leaseDecisions() {
+        return started(leaseClient);
+    }
+
+    @Produces
+    @ApplicationScoped
+    StateChanges stateChanges() {
+        return new LogStateChanges(started(catalog));
+    }
+
+    /** Stops the clients, then the broker last, so it outlives every one of them. */
+    public void close() {
+        if (leaseClient != null) {
+            leaseClient.close();
+        }
+        if (follower != null) {
+            follower.close();
+        }
+        if (readers != null) {
+            readers.close();
+        }
+        if (runtime != null) {
+            runtime.close();
+        }
+    }
+
+    private static <T> T started(T part) {
+        if (part == null) {
+            throw new IllegalStateException("a port of the Kafka side was used before Lifecycle started it");
+        }
+        return part;
+    }
+}

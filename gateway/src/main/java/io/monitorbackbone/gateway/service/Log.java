@@ -1,0 +1,62 @@
+package io.monitorbackbone.gateway.service;
+
+import io.monitorbackbone.protocol.Aggregate;
+import io.monitorbackbone.protocol.Draft;
+import io.monitorbackbone.protocol.Filter;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Monitors' logs: one per monitor, each record's seq its position (offset + 1). Appends return once Kafka has
+ * acknowledged them; reads see exactly what the broker has acknowledged, bounds included. Failures are
+ * {@code ServerFault}s. Implemented over Kafka by {@code kafka.KafkaLog}.
+ */
+public interface Log {
+
+    /** Appends a record to the monitor's log; returns its seq once Kafka has acknowledged it. */
+    long append(String monitorId, Draft draft);
+
+    /**
+     * {@link #append} without blocking: the stage completes with the seq from the producer's acknowledgement, or fails
+     * with a {@code ServerFault} (also when Kafka has not acknowledged within the write's bound).
+     */
+    CompletableFuture<Long> appendAsync(String monitorId, Draft draft);
+
+    /** The log's head, retention floor and end, as the broker reports them now. */
+    Bounds bounds(String monitorId);
+
+    /** {@link #bounds(String)} of several logs in one round trip; an entry for each id. */
+    Map<String, Bounds> bounds(Collection<String> monitorIds);
+
+    /**
+     * Matching records from {@code fromSeq}, oldest first, at most {@code limit}. With {@code count}, goes on towards
+     * the head counting what matches (a bounded count, {@link Page#countBounded()}), which is a subscription's lag
+     * when {@code fromSeq} is its cursor.
+     */
+    Page read(String monitorId, long fromSeq, Filter filter, int limit, boolean count);
+
+    /**
+     * {@code base} (a fold of the log up to its {@code last_seq}) brought up to {@code head} by folding the records
+     * after it as the projector does; null when more than {@code maxRecords} lie between.
+     */
+    Aggregate foldFrom(String monitorId, Aggregate base, long head, int maxRecords);
+
+    /**
+     * @param head  the seq of the monitor's last record
+     * @param floor the first seq still retained
+     * @param end   the log end offset, where a read stops; past {@code head} when transaction markers follow it
+     */
+    record Bounds(long head, long floor, long end) {}
+
+    record Entry(long seq, Draft draft) {}
+
+    /**
+     * @param entries  matching observations from the start, oldest first, at most the limit
+     * @param next     the seq to continue from: everything below it was examined
+     * @param counted  matching observations from the start up to the head, when asked for; a lower bound if
+     *                 {@code countBounded}
+     */
+    record Page(List<Entry> entries, long next, Bounds bounds, long counted, boolean countBounded) {}
+}

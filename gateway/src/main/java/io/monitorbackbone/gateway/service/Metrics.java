@@ -1,0 +1,108 @@
+package io.monitorbackbone.gateway.service;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.monitorbackbone.protocol.ProtocolException;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The protocol's own meters, recorded by the services where the work is. Every label is from a small fixed set
+ * (an outcome, a lease result's error code): never a monitor, subscription or subject. docs/operations.md lists them.
+ */
+@Singleton
+public class Metrics {
+    /** What a publish came to: {@code accepted}, {@code rejected} (a rejected row recorded) or {@code failed}. */
+    public static final String ACCEPTED = "accepted";
+
+    public static final String REJECTED = "rejected";
+    public static final String FAILED = "failed";
+
+    private final MeterRegistry registry;
+    private final Counter acks;
+    private final Timer pulls;
+
+    @Inject
+    public Metrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.acks = Counter.builder("mp.ack")
+                .description("Acks that were answered (a cursor moved or stayed)")
+                .register(registry);
+        this.pulls = timer("mp.pull.duration", "Pulls, from the request to the page, parked time included")
+                .register(registry);
+        for (String outcome : new String[] {ACCEPTED, REJECTED, FAILED}) {
+            // Present at 0 from the start, so a rate over them is defined before the first publish.
+            publishes(outcome);
+            publishTimer(outcome);
+        }
+    }
+
+    /** Meters kept in memory only, for the services' unit tests. */
+    public static Metrics none() {
+        return new Metrics(new SimpleMeterRegistry());
+    }
+
+    public long start() {
+        return System.nanoTime();
+    }
+
+    /** A publish (or a too-large body's refusal) ended: with its reply, or with {@code failure}. */
+    public void published(long startNanos, Throwable failure) {
+        String outcome = outcomeOf(failure);
+        publishes(outcome).increment();
+        publishTimer(outcome).record(Duration.ofNanos(System.nanoTime() - startNanos));
+    }
+
+    public void pulled(long startNanos) {
+        pulls.record(Duration.ofNanos(System.nanoTime() - startNanos));
+    }
+
+    public void acked() {
+        acks.increment();
+    }
+
+    /** A lease claim was decided: {@code granted}, or the refusal's error code in lower case. */
+    public void leaseClaimed(long startNanos, String result) {
+        timer("mp.lease.claim.duration", "Lease claims, from the request to the leases service's decision")
+                .tag("result", result)
+                .register(registry)
+                .record(Duration.ofNanos(System.nanoTime() - startNanos));
+    }
+
+    static String outcomeOf(Throwable failure) {
+        Throwable cause =
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause == null) {
+            return ACCEPTED;
+        }
+        if (cause instanceof ProtocolException refusal && refusal.details().containsKey("rejected_seq")) {
+            return REJECTED;
+        }
+        return FAILED;
+    }
+
+    private Counter publishes(String outcome) {
+        return Counter.builder("mp.publish")
+                .description("Publishes answered, by outcome")
+                .tag("outcome", outcome)
+                .register(registry);
+    }
+
+    private Timer publishTimer(String outcome) {
+        return timer("mp.publish.duration", "Publishes, from the request to Kafka's acknowledgement of every row")
+                .tag("outcome", outcome)
+                .register(registry);
+    }
+
+    private static Timer.Builder timer(String name, String description) {
+        return Timer.builder(name)
+                .description(description)
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofSeconds(60));
+    }
+}

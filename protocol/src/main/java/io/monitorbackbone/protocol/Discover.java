@@ -1,0 +1,62 @@
+package io.monitorbackbone.protocol;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/** What {@code GET /mp/v0/discover} says: the protocol version, what this server does, and its bounds. */
+public final class Discover {
+    private Discover() {}
+
+    public static ObjectNode document() {
+        ObjectNode d = Json.object();
+        d.set("supportedVersions", Json.array(List.of("0.1")));
+        d.put("protocol", "monitor-protocol");
+        ObjectNode caps = d.putObject("capabilities");
+        ObjectNode monitors = caps.putObject("monitors");
+        monitors.put("listChanged", false);
+        monitors.put("publish", true);
+        ObjectNode feeds = caps.putObject("feeds");
+        feeds.put("pull", true);
+        feeds.put("http", false);
+        feeds.put("mcp", true);
+        feeds.put("sse", true);
+        // Beyond the reference server: a replay (?cursor=) starting at most one past the delivered mark raises it too,
+        // so redelivered=false means never handed out, also for what mp watch read on from its last NEXT.
+        feeds.put("replay_marks_delivered", true);
+        ObjectNode leases = caps.putObject("leases");
+        leases.put("delivery_count_limit", Limits.DELIVERY_COUNT_LIMIT);
+        ObjectNode duration = leases.putObject("lease_duration_seconds");
+        duration.put("min", io.monitorbackbone.protocol.lease.LeaseCommand.MIN_LEASE_DURATION_SECONDS);
+        duration.put("max", io.monitorbackbone.protocol.lease.LeaseCommand.MAX_LEASE_DURATION_SECONDS);
+        duration.put("default", io.monitorbackbone.protocol.lease.LeaseCommand.DEFAULT_LEASE_DURATION_SECONDS);
+        ObjectNode extensions = caps.putObject("extensions");
+        extensions.putObject("ai.mentu/monitors").put("version", "0.1");
+        // A record of a log no reader can decode is served at its seq as this row type and counted, never skipped.
+        extensions
+                .putObject("io.monitorbackbone/undecodable-rows")
+                .put("type", io.monitorbackbone.protocol.Vocabulary.UNDECODABLE)
+                .put("counter", "counters.undecodable");
+        // The REST binding described as OpenAPI 3.1, the protocol's JSON schemas as its components.
+        extensions
+                .putObject("io.monitorbackbone/openapi")
+                .put("path", "/mp/v0/openapi.json")
+                .put("version", "3.1.0");
+        ObjectNode limits = d.putObject("limits");
+        limits.put("max_limit", Limits.MAX_LIMIT);
+        limits.put("default_limit", Limits.DEFAULT_LIMIT);
+        limits.put("max_wait_seconds", Limits.MAX_WAIT_SECONDS);
+        limits.put("retire_after_mute_seconds_default", Limits.RETIRE_AFTER_MUTE_SECONDS_DEFAULT);
+        limits.put("max_body_bytes", 1_048_576);
+        limits.put("max_body_depth", io.monitorbackbone.protocol.Json.MAX_INPUT_NESTING);
+        limits.put("seq_scope", "monitor");
+        limits.put("max_batch_calls", Limits.MAX_BATCH_CALLS);
+        limits.put("monitor_id_pattern", io.monitorbackbone.protocol.Vocabulary.MONITOR_ID.pattern());
+        ObjectNode info = d.putObject("serverInfo");
+        info.put("name", "monitor-backbone");
+        info.put("version", "0.1");
+        info.put("implementation", "monitor-backbone");
+        d.put("ttlMs", 3_600_000);
+        d.put("cacheScope", "public");
+        return d;
+    }
+}
