@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.leases.LeaseApp;
 import io.monitorbackbone.projector.ProjectorConfig;
-import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.testsupport.Http;
 import io.monitorbackbone.testsupport.ServerProcess;
 import java.io.IOException;
@@ -22,12 +20,6 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.MemberDescription;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -174,7 +166,9 @@ class RolesIT {
                 await("the projector elsewhere folds the monitor into mp.state")
                         .atMost(GENEROUS)
                         .pollInterval(Duration.ofMillis(500))
-                        .until(() -> projected(gateway, m.id()).observations() == 6);
+                        .until(() -> StateIT.projected(gateway.kafkaClientProperties(), m.id())
+                                        .observations()
+                                == 6);
                 JsonNode state = walk.state(m).json();
                 assertThat(state.get("as_of_seq").asLong()).isEqualTo(6);
                 assertThat(state.at("/counters/observations").asLong()).isEqualTo(6);
@@ -241,30 +235,6 @@ class RolesIT {
             return true;
         } catch (IOException e) {
             return false;
-        }
-    }
-
-    /** The newest fold of the monitor in {@code mp.state}, read straight from the topic. */
-    private static Aggregate projected(ServerProcess server, String monitorId) {
-        Map<String, Object> c = new java.util.HashMap<>(server.kafkaClientProperties());
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        try (KafkaConsumer<String, byte[]> consumer =
-                new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(Topics.STATE).stream()
-                    .map(p -> new TopicPartition(p.topic(), p.partition()))
-                    .toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            Aggregate latest = Aggregate.EMPTY;
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(200))) {
-                    if (monitorId.equals(r.key()) && r.value() != null) {
-                        latest = Aggregate.fromJson(r.value());
-                    }
-                }
-            }
-            return latest;
         }
     }
 }

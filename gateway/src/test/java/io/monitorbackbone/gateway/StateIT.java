@@ -37,13 +37,15 @@ class StateIT {
         assertThat(r.status()).as(r.body()).isEqualTo(status);
     }
 
-    /** The newest fold of the monitor in {@code mp.state}, read straight from the topic. */
+    /** The newest fold of the monitor in {@code mp.state}, read straight from the shared test broker's topic. */
     private static Aggregate projected(String monitorId) {
-        Map<String, Object> c = Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                TestKafka.bootstrapServers(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                false);
+        return projected(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()), monitorId);
+    }
+
+    /** The newest fold of the monitor in {@code mp.state} of the broker these client properties reach. */
+    static Aggregate projected(Map<String, ?> clientProperties, String monitorId) {
+        Map<String, Object> c = new java.util.HashMap<>(clientProperties);
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         try (KafkaConsumer<String, byte[]> consumer =
                 new KafkaConsumer<>(c, new StringDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(Topics.STATE).stream()
