@@ -2,14 +2,12 @@ package io.monitorbackbone.testsupport;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,13 +70,6 @@ class LoadBalancerIT {
                     .contains("retry-on conn-failure")
                     .doesNotContain("cookie");
         }
-    }
-
-    @Test
-    void withoutHaproxyTheTestFailsAndSaysHowToInstallIt() {
-        assertThatThrownBy(() -> LoadBalancer.executable("", List.of(Path.of("/nonexistent/haproxy"))))
-                .isInstanceOf(AssertionError.class)
-                .hasMessageContaining("apt-get install -y haproxy");
     }
 
     /** A stand-in gateway: {@code /who} answers its name; its management port answers readiness. */
