@@ -15,7 +15,9 @@ import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -50,6 +52,9 @@ import org.jboss.logging.Logger;
  * stream sends a heartbeat every 5 s.</li>
  * <li>Past {@code MP_HTTP_MAX_CONNECTIONS} open connections a new one is answered 503 {@code UNAVAILABLE} and
  * closed; the open ones are not touched.</li>
+ * <li>Once the process is stopping (readiness DOWN, {@code MP_SHUTDOWN_DELAY}, the drain), every answer says
+ * {@code Connection: close} and its connection is closed after it, an answer begun before the stop included: a load
+ * balancer that keeps connections to this gateway then opens its next one to a gateway that stays.</li>
  * <li>A request the HTTP decoder cannot read (a bad request line, a URI or headers over the limits, a bad
  * {@code Content-Length}) is answered with a protocol error body (400 {@code INVALID}, 414 or 431 {@code TOO_LARGE})
  * and the connection closed, instead of the HTTP layer's empty answer.</li>
@@ -69,6 +74,9 @@ public class ConnectionGuard implements HttpServerOptionsCustomizer {
 
     @Inject
     Vertx vertx;
+
+    @Inject
+    io.monitorbackbone.gateway.Lifecycle lifecycle;
 
     private final AtomicInteger open = new AtomicInteger();
     private final Set<Channel> hooked = ConcurrentHashMap.newKeySet();
@@ -169,7 +177,7 @@ public class ConnectionGuard implements HttpServerOptionsCustomizer {
                 ctx.executor().schedule(this::watch, 10, TimeUnit.MILLISECONDS);
                 return;
             }
-            ctx.pipeline().addBefore(VERTX_HANDLER, "mp-watch", new Watcher(this));
+            ctx.pipeline().addBefore(VERTX_HANDLER, "mp-watch", new Watcher(this, lifecycle::stopping));
         }
 
         @Override
@@ -229,10 +237,12 @@ public class ConnectionGuard implements HttpServerOptionsCustomizer {
     /** After the HTTP decoder: sees each request head, the end of its body, the end of each answer. */
     private static final class Watcher extends ChannelDuplexHandler {
         private final Connection connection;
+        private final java.util.function.BooleanSupplier stopping;
         private boolean refused;
 
-        Watcher(Connection connection) {
+        Watcher(Connection connection, java.util.function.BooleanSupplier stopping) {
             this.connection = connection;
+            this.stopping = stopping;
         }
 
         @Override
@@ -276,7 +286,21 @@ public class ConnectionGuard implements HttpServerOptionsCustomizer {
                             response.status().code(), e.toString());
                 }
             }
-            ctx.write(msg, promise);
+            boolean closing = stopping.getAsBoolean();
+            if (closing && msg instanceof HttpResponse response) {
+                // The process is stopping: this answer is the connection's last, so that a load balancer that keeps
+                // connections to this gateway opens its next one to a gateway that is staying.
+                response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+            }
+            if (last && closing) {
+                // Also an answer begun before the stop (a long-poll parked, a stream opened) ends its connection,
+                // which its client learns by the close. Vert.x may write with a void promise, which takes no listener.
+                ChannelPromise written = promise.unvoid();
+                ctx.write(msg, written);
+                written.addListener(ChannelFutureListener.CLOSE);
+            } else {
+                ctx.write(msg, promise);
+            }
             if (last) {
                 connection.answered();
             }
