@@ -72,7 +72,6 @@ class ManifestTest {
         // The leases service runs exactly once (transactions), the hosted projector at least once (none).
         assertThat(named)
                 .doesNotContain("transactionalId " + io.monitorbackbone.projector.ProjectorConfig.APPLICATION_ID + "-");
-        assertThat(Access.fixedTopics()).hasSize(9);
     }
 
     @Test
