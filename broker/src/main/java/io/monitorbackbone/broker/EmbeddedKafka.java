@@ -84,6 +84,15 @@ public final class EmbeddedKafka implements AutoCloseable {
      *                user's password also opens the client listener with SASL/PLAIN, to set the user's SCRAM credential
      */
     public static EmbeddedKafka start(Path logDir, int port, ClientCredentials user, boolean newUser) {
+        return start(logDir, port, user, newUser, Map.of());
+    }
+
+    /**
+     * As {@link #start(Path, int, ClientCredentials, boolean)}, with further broker settings over the ones chosen here
+     * (a test's authorizer, for one).
+     */
+    public static EmbeddedKafka start(
+            Path logDir, int port, ClientCredentials user, boolean newUser, Map<String, String> brokerConfig) {
         Path dir = logDir.toAbsolutePath();
         DirLock lock = DirLock.acquire(dir);
         try {
@@ -101,8 +110,9 @@ public final class EmbeddedKafka implements AutoCloseable {
             int controllerPort = freePort();
             KafkaRaftServer server = null;
             try {
-                server = new KafkaRaftServer(
-                        new KafkaConfig(config(dir, brokerPort, controllerPort, user, false), false), Time.SYSTEM);
+                Properties config = config(dir, brokerPort, controllerPort, user, false);
+                config.putAll(brokerConfig);
+                server = new KafkaRaftServer(new KafkaConfig(config, false), Time.SYSTEM);
                 server.startup();
                 return new EmbeddedKafka(server, dir, brokerPort, controllerPort, user, lock);
             } catch (RuntimeException e) {

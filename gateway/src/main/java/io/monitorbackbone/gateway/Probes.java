@@ -25,6 +25,15 @@ import org.eclipse.microprofile.health.Startup;
  */
 @ApplicationScoped
 public class Probes {
+    /** Where the management interface serves liveness (Quarkus's path for {@link Liveness} checks). */
+    public static final String LIVE_PATH = "/q/health/live";
+    /** Where it serves readiness. */
+    public static final String READY_PATH = "/q/health/ready";
+    /** Where it serves the started check. */
+    public static final String STARTED_PATH = "/q/health/started";
+    /** Where it serves the Prometheus metrics. */
+    public static final String METRICS_PATH = "/q/metrics";
+
     /** A cluster that has not answered in this long is unreachable for readiness. */
     private static final long KAFKA_TIMEOUT_MS = 3_000;
 

@@ -31,17 +31,17 @@ class HealthMetricsIT {
             Http management = new Http(server.managementUri());
             await().atMost(DEADLINE)
                     .untilAsserted(() -> assertThat(
-                                    management.get("/q/health/ready", null).status())
+                                    management.get(Probes.READY_PATH, null).status())
                             .isEqualTo(200));
-            Http.Response ready = management.get("/q/health/ready", null);
+            Http.Response ready = management.get(Probes.READY_PATH, null);
             assertThat(ready.json().get("status").asText()).isEqualTo("UP");
             JsonNode data = check(ready, "mp-ready").get("data");
             assertThat(data.get("kafka").asText()).isEqualTo("reachable");
             assertThat(data.get("follower").asText()).isEqualTo("caught up");
             assertThat(data.get("leases").asText()).isIn("RUNNING", "REBALANCING");
             assertThat(data.get("projector").asText()).isIn("RUNNING", "REBALANCING");
-            assertThat(management.get("/q/health/live", null).status()).isEqualTo(200);
-            assertThat(management.get("/q/health/started", null).status()).isEqualTo(200);
+            assertThat(management.get(Probes.LIVE_PATH, null).status()).isEqualTo(200);
+            assertThat(management.get(Probes.STARTED_PATH, null).status()).isEqualTo(200);
 
             Walk walk = new Walk(api);
             Walk.Monitor monitor = walk.createMonitor(SharedServer.uniqueId("ready"));
@@ -54,7 +54,7 @@ class HealthMetricsIT {
 
             signal(server, "TERM");
             await().atMost(DEADLINE).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
-                Http.Response r = management.get("/q/health/ready", null);
+                Http.Response r = management.get(Probes.READY_PATH, null);
                 assertThat(r.status()).as(r.body()).isEqualTo(503);
                 assertThat(check(r, "mp-ready").at("/data/stopping").asBoolean())
                         .as(r.body())
@@ -63,7 +63,7 @@ class HealthMetricsIT {
             assertThat(parked)
                     .as("the parked pull is still open while readiness is DOWN")
                     .isNotDone();
-            assertThat(management.get("/q/health/live", null).status()).isEqualTo(200);
+            assertThat(management.get(Probes.LIVE_PATH, null).status()).isEqualTo(200);
 
             Http.Response answered = parked.get(DEADLINE.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
             assertThat(answered.status()).as(answered.body()).isEqualTo(200);
@@ -104,7 +104,7 @@ class HealthMetricsIT {
                     reader.token());
             assertThat(claim.status()).as(claim.body()).isEqualTo(201);
 
-            Http.Response scrape = management.get("/q/metrics", null);
+            Http.Response scrape = management.get(Probes.METRICS_PATH, null);
             assertThat(scrape.status()).isEqualTo(200);
             String metrics = scrape.body();
             assertThat(value(metrics, "mp_publish_total", "outcome=\"accepted\""))
@@ -130,10 +130,10 @@ class HealthMetricsIT {
                     .contains("kafka_stream_")
                     .doesNotContain(monitor.id());
 
-            Http.Response onApi = api.get("/q/metrics", null);
+            Http.Response onApi = api.get(Probes.METRICS_PATH, null);
             assertThat(onApi.status()).isEqualTo(404);
             assertThat(onApi.json().get("code").asText()).isEqualTo("NOT_FOUND");
-            assertThat(api.get("/q/health/ready", null).status()).isEqualTo(404);
+            assertThat(api.get(Probes.READY_PATH, null).status()).isEqualTo(404);
         }
     }
 

@@ -34,6 +34,21 @@ public final class ScramKafka implements AutoCloseable {
         return new ScramKafka(EmbeddedKafka.start(dir, 0, user, true), user, dir);
     }
 
+    /**
+     * A broker that also enforces ACLs (Kafka's {@code StandardAuthorizer}): its own user, which {@link
+     * #clientProperties()} logs in as, is a super user; any other user may do only what an ACL allows.
+     */
+    public static ScramKafka startAuthorizing() {
+        Path dir = BuildDir.resolve("scram-kafka-" + UUID.randomUUID());
+        ClientCredentials user = ClientCredentials.generate();
+        Map<String, String> authorizer = Map.of(
+                "authorizer.class.name",
+                "org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                "super.users",
+                "User:" + user.username());
+        return new ScramKafka(EmbeddedKafka.start(dir, 0, user, true, authorizer), user, dir);
+    }
+
     public String bootstrapServers() {
         return kafka.bootstrapServers();
     }

@@ -131,7 +131,11 @@ public final class KafkaRuntime implements AutoCloseable {
      */
     static final int CREATE_TRANSACTION_TIMEOUT_MS = 15_000;
 
-    private static final String CREATE_PREFIX = "mp-create-";
+    /**
+     * A monitor id's create has the transactional id {@code mp-create-<id>} ({@link #createFence}): what a cluster's ACLs
+     * must let the gateways write and describe (deploy's {@code ManifestTest} checks that its KafkaUser does).
+     */
+    public static final String CREATE_PREFIX = "mp-create-";
 
     /** Opens the fence of one monitor id's create, fencing every earlier create of it (see {@link CreateFence}). */
     public CreateFence createFence(String monitorId) {
