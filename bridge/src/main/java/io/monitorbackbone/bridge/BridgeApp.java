@@ -43,8 +43,16 @@ public final class BridgeApp implements AutoCloseable {
      */
     public record Settings(KafkaClients clients, TopicLayout layout, String instanceId) {}
 
+    /** The outcomes {@link #total} counts: observations, rejected rows, dead letters. */
+    public static final List<String> OUTCOMES = List.of("bridged", "rejected", "dead_lettered");
+
     private final Settings settings;
     private final Clock clock;
+    /** Records written in committed transactions by every bridge this process has run, by outcome. */
+    final java.util.concurrent.atomic.AtomicLong bridged = new java.util.concurrent.atomic.AtomicLong();
+
+    final java.util.concurrent.atomic.AtomicLong rejected = new java.util.concurrent.atomic.AtomicLong();
+    final java.util.concurrent.atomic.AtomicLong deadLettered = new java.util.concurrent.atomic.AtomicLong();
     private final Map<String, MonitorBridge> bridges = new ConcurrentHashMap<>();
     private final Thread thread;
     private volatile boolean running = true;
@@ -90,6 +98,21 @@ public final class BridgeApp implements AutoCloseable {
                         "rejected", b.rejected.get(),
                         "dead_lettered", b.deadLettered.get())));
         return out;
+    }
+
+    /** Records of one {@link #OUTCOMES} outcome this process's bridges have written since it started. */
+    public long total(String outcome) {
+        return switch (outcome) {
+            case "bridged" -> bridged.get();
+            case "rejected" -> rejected.get();
+            case "dead_lettered" -> deadLettered.get();
+            default -> throw new IllegalArgumentException(outcome);
+        };
+    }
+
+    /** Source records the running bridges have yet to read, as of their last fetches. */
+    public long lag() {
+        return bridges.values().stream().mapToLong(b -> b.lag.get()).sum();
     }
 
     private void follow() {
@@ -161,7 +184,7 @@ public final class BridgeApp implements AutoCloseable {
             running.stop();
         }
         if (wanted != null && this.running) {
-            MonitorBridge started = new MonitorBridge(settings, m, wanted, clock);
+            MonitorBridge started = new MonitorBridge(settings, m, wanted, clock, this);
             bridges.put(m.id(), started);
             started.start();
         }

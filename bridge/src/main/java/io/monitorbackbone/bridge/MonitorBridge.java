@@ -76,8 +76,13 @@ final class MonitorBridge {
     final AtomicLong bridged = new AtomicLong();
     final AtomicLong rejected = new AtomicLong();
     final AtomicLong deadLettered = new AtomicLong();
+    /** Records of the assigned partitions not yet read, as of the last fetch. */
+    final AtomicLong lag = new AtomicLong();
 
-    MonitorBridge(BridgeApp.Settings settings, Monitor monitor, KafkaSource source, Clock clock) {
+    private final BridgeApp totals;
+
+    MonitorBridge(BridgeApp.Settings settings, Monitor monitor, KafkaSource source, Clock clock, BridgeApp totals) {
+        this.totals = totals;
         this.settings = settings;
         this.monitor = monitor;
         this.source = source;
@@ -164,9 +169,15 @@ final class MonitorBridge {
                 if (!records.isEmpty()) {
                     write(producer, c, records);
                 }
+                long behind = 0;
+                for (TopicPartition tp : c.assignment()) {
+                    behind += c.currentLag(tp).orElse(0);
+                }
+                lag.set(behind);
             }
         } finally {
             consumer = null;
+            lag.set(0);
         }
     }
 
@@ -248,6 +259,9 @@ final class MonitorBridge {
         bridged.addAndGet(b);
         rejected.addAndGet(r);
         deadLettered.addAndGet(d);
+        totals.bridged.addAndGet(b);
+        totals.rejected.addAndGet(r);
+        totals.deadLettered.addAndGet(d);
     }
 
     private static void abort(KafkaProducer<String, byte[]> producer) {

@@ -152,7 +152,7 @@ public class Lifecycle {
             sweeper = new Sweeper(runtime.newGroupConsumer("mp-sweeper", Sweeper.GROUP), tables, subscriptions, clock);
             sweeper.start();
         }
-        meters.bind(leases, projector);
+        meters.bind(leases, projector, bridge);
         ready = true;
         if (!gateway) {
             // No listener, so no HttpServerStart: the ready line is logged now.
