@@ -320,6 +320,34 @@ class BridgeIT {
     }
 
     @Test
+    void rulesReactToBridgedRowsByTheirSeqAndABackfillKeepsEachRecordsTime() {
+        String topic = newTopic(TestKafka.bootstrapServers(), Map.of(), 1);
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"types\":[\"com.example.order\"],"
+                + "\"rules\":[{\"id\":\"audit\",\"then\":\"log\"}],"
+                + "\"source\":{\"kind\":\"feed\",\"ref\":\"kafka:" + topic + "\",\"settings\":{\"format\":\"json\"}}}");
+        long old = java.time.Instant.parse("2025-03-01T12:00:00Z").toEpochMilli();
+        try (KafkaProducer<byte[], byte[]> p = producer(plain())) {
+            for (int i = 0; i < 3; i++) {
+                p.send(new ProducerRecord<>(topic, null, old + i * 1000L, utf8("o-" + i), utf8("{}")));
+            }
+        }
+
+        List<JsonNode> log =
+                logUntil(m, l -> ofType(l, "io.monitorbackbone.rule.log").size() == 3);
+
+        List<JsonNode> orders = ofType(log, "com.example.order");
+        List<JsonNode> reactions = ofType(log, "io.monitorbackbone.rule.log");
+        assertThat(orders).hasSize(3);
+        assertThat(reactions)
+                .extracting(r -> r.at("/data/payload/matched/id").asText())
+                .containsExactlyElementsOf(
+                        orders.stream().map(o -> o.get("id").asText()).toList());
+        assertThat(orders)
+                .extracting(o -> java.time.Instant.parse(o.get("time").asText()).toEpochMilli())
+                .containsExactly(old, old + 1000L, old + 2000L);
+    }
+
+    @Test
     void discoverAnnouncesTheBridge() {
         JsonNode bridge = http.get("/mp/v0/discover", null)
                 .json()
