@@ -87,6 +87,14 @@ public record TopicLayout(short replicationFactor, int tablePartitions, int leas
                 Map.of(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT));
     }
 
+    /** The bridge's dead letters ({@link Topics#BRIDGE_DEAD_LETTERS}): the table partitions, records as large as a log's. */
+    public NewTopic bridgeDeadLetters() {
+        return topic(
+                Topics.BRIDGE_DEAD_LETTERS,
+                tablePartitions,
+                Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(MAX_RECORD_BYTES)));
+    }
+
     private NewTopic topic(String name, int partitions, Map<String, String> configs) {
         Optional<Short> replication = replicationFactor == -1 ? Optional.empty() : Optional.of(replicationFactor);
         NewTopic topic = new NewTopic(name, Optional.of(partitions), replication);

@@ -35,6 +35,12 @@ public final class Topics {
      */
     public static final String LEASE_SUBJECTS = "mp.lease-subjects";
 
+    /**
+     * Records of a bridged monitor's source that could not be decoded at all (docs/adr/0015-bridge.md), keyed by monitor
+     * id, with the source's topic, partition, offset and the error in headers; written by the bridge.
+     */
+    public static final String BRIDGE_DEAD_LETTERS = "mp.bridge.dead-letters";
+
     private Topics() {}
 
     /** The log of a monitor. */

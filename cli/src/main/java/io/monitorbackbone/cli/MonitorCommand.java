@@ -79,6 +79,18 @@ final class MonitorCommand implements Callable<Integer> {
         List<String> types;
 
         @Option(
+                names = "--source",
+                paramLabel = "kafka:TOPIC",
+                description = "Bridge a Kafka topic in: source {kind: feed, ref: kafka:TOPIC}.")
+        String source;
+
+        @Option(
+                names = "--source-settings",
+                paramLabel = "JSON",
+                description = "The bridge's settings (format, type, subject, time, actor, start, tags...).")
+        String sourceSettings;
+
+        @Option(
                 names = "--body",
                 paramLabel = "JSON|@FILE|-",
                 description = "The whole definition; the options above override its fields.")
@@ -98,6 +110,18 @@ final class MonitorCommand implements Callable<Integer> {
             }
             if (types != null) {
                 request.set("types", Json.array(types));
+            }
+            if (source != null || sourceSettings != null) {
+                if (source == null || !source.startsWith("kafka:") || source.length() == "kafka:".length()) {
+                    throw new CommandLine.ParameterException(
+                            spec.commandLine(), "--source must be kafka:<topic> (and --source-settings needs it)");
+                }
+                ObjectNode s = request.putObject("source");
+                s.put("kind", "feed");
+                s.put("ref", source);
+                if (sourceSettings != null) {
+                    s.set("settings", Bodies.json(spec, "--source-settings", sourceSettings));
+                }
             }
             // On a server started with a registration token, --token is that token.
             return Answers.print(spec, api, api.post("monitors", request, server.optionalToken()));

@@ -17,6 +17,27 @@ class CommandsIT {
     private final URI base = CliServer.http().base();
 
     @Test
+    void aMonitorCreatedWithAKafkaSourceStoresItsBridgeSettings() {
+        String id = "bridged-" + Long.toHexString(System.nanoTime());
+        JsonNode created = json(ok(
+                "monitor",
+                "create",
+                "--id",
+                id,
+                "--types",
+                "com.example.order",
+                "--source",
+                "kafka:orders-" + id,
+                "--source-settings",
+                "{\"format\":\"json\",\"subject\":\"/order_id\"}"));
+        JsonNode source = created.at("/monitor/source");
+        assertThat(source.get("kind").asText()).isEqualTo("feed");
+        assertThat(source.get("ref").asText()).isEqualTo("kafka:orders-" + id);
+        assertThat(source.at("/settings/subject").asText()).isEqualTo("/order_id");
+        assertThat(source.at("/settings/actor").asText()).isEqualTo("probe:kafka/orders-" + id);
+    }
+
+    @Test
     void theReadmeWalkthroughWorksWithMpAlone() {
         String id = "walk-" + Long.toHexString(System.nanoTime());
 

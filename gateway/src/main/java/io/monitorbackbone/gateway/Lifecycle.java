@@ -78,6 +78,7 @@ public class Lifecycle {
     private Sweeper sweeper;
     private KafkaStreams leases;
     private KafkaStreams projector;
+    private io.monitorbackbone.bridge.BridgeApp bridge;
     private volatile Roles roles;
     private volatile String instanceId;
 
@@ -139,13 +140,19 @@ public class Lifecycle {
             });
             leases.start();
         }
+        if (roles.has(Roles.Role.BRIDGE)) {
+            // Follows mp.monitors and bridges every active monitor whose source is a Kafka topic (docs/adr/0015).
+            bridge = io.monitorbackbone.bridge.BridgeApp.create(
+                    new io.monitorbackbone.bridge.BridgeApp.Settings(runtime.clients(), runtime.layout(), instanceId));
+            bridge.start();
+        }
         if (gateway) {
             // The leases service may run in other processes: the lease topics are made sure of here too.
             kafka.startLeaseClient();
             sweeper = new Sweeper(runtime.newGroupConsumer("mp-sweeper", Sweeper.GROUP), tables, subscriptions, clock);
             sweeper.start();
         }
-        meters.bind(leases, projector);
+        meters.bind(leases, projector, bridge);
         ready = true;
         if (!gateway) {
             // No listener, so no HttpServerStart: the ready line is logged now.
@@ -274,6 +281,10 @@ public class Lifecycle {
         meters.close();
         if (sweeper != null) {
             sweeper.close();
+        }
+        if (bridge != null) {
+            // Each bridge ends the transaction in flight and leaves its group; its offsets stay committed.
+            bridge.close();
         }
         if (leases != null) {
             // A static member that stops without leaving keeps its tasks until its session ends; a clean stop leaves.

@@ -59,7 +59,7 @@ public class Meters {
     }
 
     /** Called by Lifecycle once the Kafka side and the hosted apps are started. */
-    void bind(KafkaStreams leases, KafkaStreams projector) {
+    void bind(KafkaStreams leases, KafkaStreams projector, io.monitorbackbone.bridge.BridgeApp bridge) {
         Gauge.builder("mp.build.info", () -> 1)
                 .description("This server's version")
                 .tag("version", version)
@@ -73,6 +73,24 @@ public class Meters {
             Gauge.builder("mp.follower.lag", follower, Follower::lag)
                     .baseUnit("records")
                     .description("Records this gateway's follower is behind the tables and logs it follows")
+                    .register(registry);
+        }
+        if (bridge != null) {
+            // Totals of this process's bridges, not per monitor: any creator of a monitor could add a label value.
+            for (String outcome : io.monitorbackbone.bridge.BridgeApp.OUTCOMES) {
+                io.micrometer.core.instrument.FunctionCounter.builder(
+                                "mp.bridge.records", bridge, b -> b.total(outcome))
+                        .description("Source records the bridges of this process have written, by outcome")
+                        .tag("outcome", outcome)
+                        .register(registry);
+            }
+            Gauge.builder("mp.bridge.lag", bridge, io.monitorbackbone.bridge.BridgeApp::lag)
+                    .baseUnit("records")
+                    .description(
+                            "Source records the bridges of this process have yet to read, as of their last fetches")
+                    .register(registry);
+            Gauge.builder("mp.bridge.monitors", bridge, b -> b.counts().size())
+                    .description("Monitors this process bridges")
                     .register(registry);
         }
         KafkaRuntime runtime = kafka.runtime();

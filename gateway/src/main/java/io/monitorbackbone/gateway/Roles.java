@@ -8,19 +8,21 @@ import java.util.stream.Collectors;
 
 /**
  * What this process runs ({@code MP_ROLES}, docs/adr/0014-roles.md): the HTTP API ({@code gateway}), a projector
- * instance ({@code projector}), a leases instance ({@code leases}); all three by default. A process without the
- * gateway role binds no HTTP port.
+ * instance ({@code projector}), a leases instance ({@code leases}), the bridge of Kafka-sourced monitors
+ * ({@code bridge}, docs/adr/0015-bridge.md); all four by default. A process without the gateway role binds no HTTP
+ * port.
  */
 public record Roles(Set<Role> set) {
     /** The variable, as the refusals name it. */
     public static final String VARIABLE = "MP_ROLES";
 
-    public static final String ALL = "gateway,projector,leases";
+    public static final String ALL = "gateway,projector,leases,bridge";
 
     public enum Role {
         GATEWAY,
         PROJECTOR,
-        LEASES;
+        LEASES,
+        BRIDGE;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT);
@@ -45,10 +47,6 @@ public record Roles(Set<Role> set) {
             String name = part.trim();
             if (name.isEmpty()) {
                 continue;
-            }
-            if (name.equals("bridge")) {
-                throw new IllegalArgumentException(
-                        VARIABLE + ": the role bridge is not part of this version; the roles are " + ALL);
             }
             Role role = List.of(Role.values()).stream()
                     .filter(r -> r.label().equals(name))

@@ -12,7 +12,7 @@ class RolesTest {
     void theDefaultIsEveryRole() {
         Roles all = Roles.parse(Roles.ALL);
         assertThat(all.set()).containsExactlyInAnyOrder(Roles.Role.values());
-        assertThat(all).hasToString("gateway,projector,leases");
+        assertThat(all).hasToString("gateway,projector,leases,bridge");
     }
 
     @Test
@@ -26,11 +26,16 @@ class RolesTest {
     @Test
     void anUnknownRoleOrNoneIsRefusedNamingTheVariable() {
         assertThatThrownBy(() -> Roles.parse("gateway,proxy"))
-                .hasMessage("MP_ROLES: unknown role 'proxy'; the roles are gateway,projector,leases");
+                .hasMessage("MP_ROLES: unknown role 'proxy'; the roles are gateway,projector,leases,bridge");
         assertThatThrownBy(() -> Roles.parse("Gateway")).hasMessageContaining("unknown role 'Gateway'");
-        assertThatThrownBy(() -> Roles.parse("bridge"))
-                .hasMessageContaining("the role bridge is not part of this version");
         assertThatThrownBy(() -> Roles.parse(" , ")).hasMessageStartingWith("MP_ROLES names no role");
+    }
+
+    @Test
+    void theBridgeIsARoleOfItsOwn() {
+        Roles bridge = Roles.parse("bridge");
+        assertThat(bridge.set()).containsExactly(Roles.Role.BRIDGE);
+        assertThat(bridge.has(Roles.Role.GATEWAY)).isFalse();
     }
 
     @Test

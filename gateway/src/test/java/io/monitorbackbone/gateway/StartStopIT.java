@@ -96,7 +96,7 @@ class StartStopIT {
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output())
                 .contains("monitor-backbone cannot start: MP_ROLES: unknown role 'proxy'; the roles are"
-                        + " gateway,projector,leases")
+                        + " gateway,projector,leases,bridge")
                 .doesNotContain("ready");
         assertShortWithoutStackTrace(run.output());
         assertThat(data.resolve("kafka")).as("nothing started before the check").doesNotExist();

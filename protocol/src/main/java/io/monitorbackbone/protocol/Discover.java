@@ -36,6 +36,13 @@ public final class Discover {
                 .putObject("io.monitorbackbone/undecodable-rows")
                 .put("type", io.monitorbackbone.protocol.Vocabulary.UNDECODABLE)
                 .put("counter", "counters.undecodable");
+        // A monitor whose source is a Kafka topic: each record becomes one observation, exactly once (docs/adr/0015).
+        ObjectNode bridge = extensions.putObject("io.monitorbackbone/kafka-bridge");
+        bridge.put("source_kind", io.monitorbackbone.protocol.request.KafkaSource.KIND);
+        bridge.put("ref_prefix", io.monitorbackbone.protocol.request.KafkaSource.REF_PREFIX);
+        bridge.set("formats", Json.array(io.monitorbackbone.protocol.request.KafkaSource.FORMATS));
+        bridge.set("settings", Json.array(io.monitorbackbone.protocol.request.KafkaSource.SETTINGS));
+        bridge.put("dead_letters", "mp.bridge.dead-letters");
         // The REST binding described as OpenAPI 3.1, the protocol's JSON schemas as its components.
         extensions
                 .putObject("io.monitorbackbone/openapi")

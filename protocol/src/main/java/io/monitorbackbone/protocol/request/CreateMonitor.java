@@ -93,6 +93,11 @@ public record CreateMonitor(
                             "declared types must be reverse-DNS: " + String.join(", ", badTypes))
                     .with("invalid", badTypes);
         }
+        if (KafkaSource.names(source)) {
+            // A bridged monitor (docs/adr/0015-bridge.md): its settings are checked here and stored with their
+            // defaults.
+            source = KafkaSource.parse(source, types).toJson();
+        }
 
         JsonNode filter = body.get("filter");
         if (filter == null || filter.isNull()) {

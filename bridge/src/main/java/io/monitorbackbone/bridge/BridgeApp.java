@@ -1,0 +1,221 @@
+package io.monitorbackbone.bridge;
+
+import io.monitorbackbone.binding.KafkaClients;
+import io.monitorbackbone.binding.TopicLayout;
+import io.monitorbackbone.binding.Topics;
+import io.monitorbackbone.protocol.Json;
+import io.monitorbackbone.protocol.Monitor;
+import io.monitorbackbone.protocol.request.KafkaSource;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The bridge role (docs/adr/0015-bridge.md): follows {@code mp.monitors} and runs one {@link MonitorBridge} for every
+ * active monitor whose source is a Kafka topic. A pause or retirement stops a monitor's bridge, a resume starts it where
+ * it stopped, a changed source restarts it; every process with the role runs one, and the monitor's consumer group
+ * spreads its source's partitions over them.
+ */
+public final class BridgeApp implements AutoCloseable {
+    private static final Logger LOGGER = LoggerFactory.getLogger(BridgeApp.class);
+    private static final Duration POLL = Duration.ofMillis(500);
+
+    /**
+     * @param clients    the cluster, and the client properties every role passes through ({@code MP_KAFKA_*})
+     * @param layout     how the topics this role creates are laid out (the dead letters; the monitors table if missing)
+     * @param instanceId this process's {@code MP_INSTANCE_ID}: it names the bridge's transactional ids, so a restarted
+     *                   process aborts what its predecessor left open at once
+     */
+    public record Settings(KafkaClients clients, TopicLayout layout, String instanceId) {}
+
+    /** The outcomes {@link #total} counts: observations, rejected rows, dead letters. */
+    public static final List<String> OUTCOMES = List.of("bridged", "rejected", "dead_lettered");
+
+    private final Settings settings;
+    private final Clock clock;
+    /** Records written in committed transactions by every bridge this process has run, by outcome. */
+    final java.util.concurrent.atomic.AtomicLong bridged = new java.util.concurrent.atomic.AtomicLong();
+
+    final java.util.concurrent.atomic.AtomicLong rejected = new java.util.concurrent.atomic.AtomicLong();
+    final java.util.concurrent.atomic.AtomicLong deadLettered = new java.util.concurrent.atomic.AtomicLong();
+    private final Map<String, MonitorBridge> bridges = new ConcurrentHashMap<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile boolean caughtUp;
+    private volatile KafkaConsumer<byte[], byte[]> table;
+
+    private BridgeApp(Settings settings, Clock clock) {
+        this.settings = settings;
+        this.clock = clock;
+        this.thread = new Thread(this::follow, "mp-bridge-monitors");
+        this.thread.setDaemon(true);
+    }
+
+    /** Creates the topics the role writes if they are missing; not yet started. */
+    public static BridgeApp create(Settings settings) {
+        try (Admin admin = Admin.create(settings.clients().properties("mp-bridge-admin", Map.of()))) {
+            TopicLayout.createMissing(
+                    admin,
+                    List.of(
+                            settings.layout().table(Topics.MONITORS),
+                            settings.layout().bridgeDeadLetters()),
+                    Duration.ofSeconds(60));
+        }
+        return new BridgeApp(settings, Clock.systemUTC());
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    /** Whether the monitors table has been read up to where it ended at start, and the bridges it asks for started. */
+    public boolean caughtUp() {
+        return caughtUp;
+    }
+
+    /** Monitor id to {@code {bridged, rejected, dead_lettered}} of the bridges running here, since they started. */
+    public Map<String, Map<String, Long>> counts() {
+        Map<String, Map<String, Long>> out = new LinkedHashMap<>();
+        bridges.forEach((id, b) -> out.put(
+                id,
+                Map.of(
+                        "bridged", b.bridged.get(),
+                        "rejected", b.rejected.get(),
+                        "dead_lettered", b.deadLettered.get())));
+        return out;
+    }
+
+    /** Records of one {@link #OUTCOMES} outcome this process's bridges have written since it started. */
+    public long total(String outcome) {
+        return switch (outcome) {
+            case "bridged" -> bridged.get();
+            case "rejected" -> rejected.get();
+            case "dead_lettered" -> deadLettered.get();
+            default -> throw new IllegalArgumentException(outcome);
+        };
+    }
+
+    /** Source records the running bridges have yet to read, as of their last fetches. */
+    public long lag() {
+        return bridges.values().stream().mapToLong(b -> b.lag.get()).sum();
+    }
+
+    private void follow() {
+        Map<String, Monitor> latest = new HashMap<>();
+        try (KafkaConsumer<byte[], byte[]> c = tableConsumer()) {
+            table = c;
+            List<TopicPartition> partitions = c.partitionsFor(Topics.MONITORS).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
+            c.assign(partitions);
+            c.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = c.endOffsets(partitions);
+            while (running && !reached(c, ends)) {
+                c.poll(POLL).forEach(r -> read(r, latest));
+            }
+            latest.values().forEach(this::reconcile);
+            caughtUp = true;
+            LOGGER.info("bridge: started, {} bridged monitor(s) here", bridges.size());
+            while (running) {
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(POLL)) {
+                    Monitor m = read(r, latest);
+                    if (m != null) {
+                        reconcile(m);
+                    }
+                }
+            }
+        } catch (WakeupException e) {
+            // closing
+        } catch (RuntimeException e) {
+            if (running) {
+                LOGGER.error("bridge: cannot follow {}; no monitor is bridged by this process", Topics.MONITORS, e);
+            }
+        } finally {
+            table = null;
+        }
+    }
+
+    private static boolean reached(KafkaConsumer<byte[], byte[]> c, Map<TopicPartition, Long> ends) {
+        return ends.entrySet().stream().allMatch(e -> c.position(e.getKey()) >= e.getValue());
+    }
+
+    private static Monitor read(ConsumerRecord<byte[], byte[]> r, Map<String, Monitor> latest) {
+        if (r.value() == null) {
+            return null;
+        }
+        try {
+            Monitor m = Json.MAPPER.readValue(r.value(), Monitor.class);
+            latest.put(m.id(), m);
+            return m;
+        } catch (IOException e) {
+            LOGGER.warn(
+                    "bridge: skipping an unreadable definition of {} in {}",
+                    r.key() == null ? "?" : new String(r.key(), StandardCharsets.UTF_8),
+                    Topics.MONITORS);
+            return null;
+        }
+    }
+
+    /** Starts, stops, restarts or updates the bridge of one monitor to match its definition. */
+    private synchronized void reconcile(Monitor m) {
+        KafkaSource wanted = m.active() ? KafkaSource.of(m.source(), m.types() == null ? List.of() : m.types()) : null;
+        MonitorBridge running = bridges.get(m.id());
+        if (running != null && wanted != null && running.source().equals(wanted)) {
+            running.monitor(m);
+            return;
+        }
+        if (running != null) {
+            bridges.remove(m.id());
+            running.stop();
+        }
+        if (wanted != null && this.running) {
+            MonitorBridge started = new MonitorBridge(settings, m, wanted, clock, this);
+            bridges.put(m.id(), started);
+            started.start();
+        }
+    }
+
+    private KafkaConsumer<byte[], byte[]> tableConsumer() {
+        Map<String, Object> c = new HashMap<>();
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        return new KafkaConsumer<>(
+                settings.clients().properties("mp-bridge-" + settings.instanceId() + "-monitors", c),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        KafkaConsumer<byte[], byte[]> c = table;
+        if (c != null) {
+            c.wakeup();
+        }
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (this) {
+            bridges.values().forEach(MonitorBridge::stop);
+            bridges.clear();
+        }
+    }
+}

@@ -1,0 +1,364 @@
+package io.monitorbackbone.bridge;
+
+import io.monitorbackbone.binding.ObservationCodec;
+import io.monitorbackbone.binding.TopicLayout;
+import io.monitorbackbone.binding.Topics;
+import io.monitorbackbone.protocol.Draft;
+import io.monitorbackbone.protocol.Monitor;
+import io.monitorbackbone.protocol.Rules;
+import io.monitorbackbone.protocol.Seq;
+import io.monitorbackbone.protocol.lease.LeaseCommand;
+import io.monitorbackbone.protocol.request.KafkaSource;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One bridged monitor in this process (docs/adr/0015-bridge.md): a consumer in the monitor's own group
+ * ({@code mp-bridge.<id>}) reads its source committed, and a transactional producer writes what each polled batch
+ * becomes (observations, lease-subject marks, rule reactions, rejected rows, dead letters) together with the batch's
+ * next offsets, in one transaction. A crash at any point leaves all of a batch or none of it; a failure closes both
+ * clients and starts again from the group's committed offsets.
+ */
+final class MonitorBridge {
+    private static final Logger LOGGER = LoggerFactory.getLogger(MonitorBridge.class);
+    private static final Duration POLL = Duration.ofMillis(200);
+    private static final Duration RETRY = Duration.ofSeconds(2);
+    /**
+     * A process killed mid-transaction holds back every committed reader of the monitor's log until its transaction is
+     * aborted: by the same instance's restart at once, else by the broker after this long.
+     */
+    static final int TRANSACTION_TIMEOUT_MS = 10_000;
+
+    public static final String GROUP_PREFIX = "mp-bridge.";
+
+    private final BridgeApp.Settings settings;
+    private final KafkaSource source;
+    private final String monitorId;
+    private final Clock clock;
+    private final Thread thread;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile Monitor monitor;
+    private volatile boolean running = true;
+    private volatile KafkaConsumer<byte[], byte[]> consumer;
+
+    final AtomicLong bridged = new AtomicLong();
+    final AtomicLong rejected = new AtomicLong();
+    final AtomicLong deadLettered = new AtomicLong();
+    /** Records of the assigned partitions not yet read, as of the last fetch. */
+    final AtomicLong lag = new AtomicLong();
+
+    private final BridgeApp totals;
+
+    MonitorBridge(BridgeApp.Settings settings, Monitor monitor, KafkaSource source, Clock clock, BridgeApp totals) {
+        this.totals = totals;
+        this.settings = settings;
+        this.monitor = monitor;
+        this.source = source;
+        this.monitorId = monitor.id();
+        this.clock = clock;
+        this.thread = new Thread(this::run, "mp-bridge-" + monitorId);
+        this.thread.setDaemon(true);
+    }
+
+    static String group(String monitorId) {
+        return GROUP_PREFIX + monitorId;
+    }
+
+    KafkaSource source() {
+        return source;
+    }
+
+    /** A new definition with the same source (types, rules): applied from the next batch on. */
+    void monitor(Monitor changed) {
+        this.monitor = changed;
+    }
+
+    void start() {
+        LOGGER.info(
+                "bridge: monitor {} reads kafka:{} (format {}, group {})",
+                monitorId,
+                source.topic(),
+                source.format(),
+                group(monitorId));
+        thread.start();
+    }
+
+    /** Stops after the transaction in flight, if any, has ended; the group's offsets stay where they are. */
+    void stop() {
+        running = false;
+        stopped.countDown();
+        KafkaConsumer<byte[], byte[]> c = consumer;
+        if (c != null) {
+            c.wakeup();
+        }
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        LOGGER.info("bridge: monitor {} stopped reading kafka:{}", monitorId, source.topic());
+    }
+
+    private void run() {
+        while (running) {
+            try {
+                session();
+            } catch (WakeupException e) {
+                if (!running) {
+                    return;
+                }
+            } catch (RuntimeException e) {
+                if (!running) {
+                    return;
+                }
+                LOGGER.warn(
+                        "bridge: monitor {}: {}; starting again from the committed offsets", monitorId, e.toString());
+                try {
+                    stopped.await(RETRY.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (InterruptedException interrupted) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** One consumer and producer, until a failure or a stop. */
+    private void session() {
+        try (KafkaProducer<String, byte[]> producer = producer();
+                KafkaConsumer<byte[], byte[]> c = consumer()) {
+            consumer = c;
+            if (!running) {
+                return;
+            }
+            producer.initTransactions();
+            c.subscribe(List.of(source.topic()), new Positioning(c));
+            while (running) {
+                ConsumerRecords<byte[], byte[]> records = c.poll(POLL);
+                if (!records.isEmpty()) {
+                    write(producer, c, records);
+                }
+                long behind = 0;
+                for (TopicPartition tp : c.assignment()) {
+                    behind += c.currentLag(tp).orElse(0);
+                }
+                lag.set(behind);
+            }
+        } finally {
+            consumer = null;
+            lag.set(0);
+        }
+    }
+
+    private record Pending(Draft draft, String eventId, Future<RecordMetadata> written) {}
+
+    private void write(
+            KafkaProducer<String, byte[]> producer,
+            KafkaConsumer<byte[], byte[]> c,
+            ConsumerRecords<byte[], byte[]> records) {
+        Monitor current = monitor;
+        String topic = Topics.obs(monitorId);
+        Instant now = clock.instant();
+        boolean rules = current.rules() != null
+                && current.rules().isArray()
+                && !current.rules().isEmpty();
+        Map<TopicPartition, OffsetAndMetadata> next = new HashMap<>();
+        List<Pending> pending = new ArrayList<>();
+        Set<String> marked = new HashSet<>();
+        long b = 0;
+        long r = 0;
+        long d = 0;
+        producer.beginTransaction();
+        try {
+            for (ConsumerRecord<byte[], byte[]> record : records) {
+                RecordMapper.Outcome outcome = RecordMapper.map(current, source, record, now);
+                if (outcome instanceof RecordMapper.Observation o) {
+                    Draft draft = o.draft();
+                    if (draft.subject() != null && marked.add(draft.subject())) {
+                        // The leases service's index of claimable subjects, in the same transaction as the row.
+                        producer.send(new ProducerRecord<>(
+                                Topics.LEASE_SUBJECTS,
+                                LeaseCommand.key(monitorId, draft.subject()),
+                                draft.horizon().getBytes(StandardCharsets.UTF_8)));
+                    }
+                    Future<RecordMetadata> written =
+                            producer.send(ObservationCodec.encode(topic, monitorId, o.eventId(), draft));
+                    if (rules) {
+                        pending.add(new Pending(draft, o.eventId(), written));
+                    }
+                    b++;
+                } else if (outcome instanceof RecordMapper.Refused refused) {
+                    producer.send(ObservationCodec.encode(topic, monitorId, refused.eventId(), refused.row()));
+                    r++;
+                } else if (outcome instanceof RecordMapper.DeadLetter dead) {
+                    producer.send(deadLetter(record, dead));
+                    d++;
+                }
+                next.put(
+                        new TopicPartition(record.topic(), record.partition()),
+                        new OffsetAndMetadata(record.offset() + 1));
+            }
+            if (!pending.isEmpty()) {
+                // Rules react to a row's seq, which the broker gives when it appends: the batch is flushed, and each
+                // observation's reactions follow in the same transaction, so none is skipped and none outlives an
+                // abort.
+                producer.flush();
+                for (Pending p : pending) {
+                    long seq = Seq.fromOffset(p.written().get().offset());
+                    int i = 0;
+                    for (Draft reaction : Rules.reactions(current, p.draft(), seq, now)) {
+                        producer.send(
+                                ObservationCodec.encode(topic, monitorId, p.eventId() + "#rule-" + i++, reaction));
+                    }
+                }
+            }
+            producer.sendOffsetsToTransaction(next, c.groupMetadata());
+            producer.commitTransaction();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            abort(producer);
+            throw new IllegalStateException("interrupted while writing a batch", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            abort(producer);
+            throw new IllegalStateException("a write of the batch failed: " + e.getCause(), e.getCause());
+        } catch (RuntimeException e) {
+            abort(producer);
+            throw e;
+        }
+        bridged.addAndGet(b);
+        rejected.addAndGet(r);
+        deadLettered.addAndGet(d);
+        totals.bridged.addAndGet(b);
+        totals.rejected.addAndGet(r);
+        totals.deadLettered.addAndGet(d);
+    }
+
+    private static void abort(KafkaProducer<String, byte[]> producer) {
+        try {
+            producer.abortTransaction();
+        } catch (RuntimeException ignored) {
+            // A fenced or failed producer cannot abort; closing it does, and the broker times the transaction out.
+        }
+    }
+
+    /** The undecodable record as it came, keyed by monitor, with where it came from and why in headers. */
+    private ProducerRecord<String, byte[]> deadLetter(
+            ConsumerRecord<byte[], byte[]> record, RecordMapper.DeadLetter dead) {
+        RecordHeaders headers = new RecordHeaders(record.headers().toArray());
+        headers.add("mp_monitor", monitorId.getBytes(StandardCharsets.UTF_8));
+        headers.add("mp_source_topic", record.topic().getBytes(StandardCharsets.UTF_8));
+        headers.add("mp_source_partition", Integer.toString(record.partition()).getBytes(StandardCharsets.UTF_8));
+        headers.add("mp_source_offset", Long.toString(record.offset()).getBytes(StandardCharsets.UTF_8));
+        headers.add("mp_error", dead.error().getBytes(StandardCharsets.UTF_8));
+        return new ProducerRecord<>(
+                Topics.BRIDGE_DEAD_LETTERS, null, record.timestamp(), monitorId, record.value(), headers);
+    }
+
+    private KafkaProducer<String, byte[]> producer() {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, GROUP_PREFIX + monitorId + "." + settings.instanceId());
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicLayout.MAX_RECORD_BYTES);
+        p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, TRANSACTION_TIMEOUT_MS);
+        return new KafkaProducer<>(
+                settings.clients().properties("mp-bridge-" + settings.instanceId() + "-" + monitorId, p),
+                new StringSerializer(),
+                new ByteArraySerializer());
+    }
+
+    private KafkaConsumer<byte[], byte[]> consumer() {
+        Map<String, Object> c = new HashMap<>();
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, group(monitorId));
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        // A committed offset that retention has passed by starts at the oldest record still there.
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        c.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
+        c.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
+        return new KafkaConsumer<>(
+                settings.clients().properties("mp-bridge-" + settings.instanceId() + "-" + monitorId + "-consumer", c),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+    }
+
+    /**
+     * Where a partition starts: at the group's committed offset; a partition the group never read starts at the source
+     * settings' {@code start}, and that position is committed at once, so a restart before the first batch does not
+     * move a {@code latest} or a time on.
+     */
+    private final class Positioning implements ConsumerRebalanceListener {
+        private final KafkaConsumer<byte[], byte[]> c;
+
+        Positioning(KafkaConsumer<byte[], byte[]> c) {
+            this.c = c;
+        }
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {}
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            if (partitions.isEmpty()) {
+                return;
+            }
+            Map<TopicPartition, OffsetAndMetadata> committed = c.committed(new HashSet<>(partitions));
+            List<TopicPartition> fresh =
+                    partitions.stream().filter(tp -> committed.get(tp) == null).toList();
+            if (fresh.isEmpty()) {
+                return;
+            }
+            Instant at = source.startTime();
+            if (at != null) {
+                Map<TopicPartition, Long> times = new HashMap<>();
+                fresh.forEach(tp -> times.put(tp, at.toEpochMilli()));
+                Map<TopicPartition, OffsetAndTimestamp> found = c.offsetsForTimes(times);
+                Map<TopicPartition, Long> ends = c.endOffsets(fresh);
+                for (TopicPartition tp : fresh) {
+                    OffsetAndTimestamp o = found.get(tp);
+                    c.seek(tp, o != null ? o.offset() : ends.get(tp));
+                }
+            } else if (source.start().equals("latest")) {
+                c.seekToEnd(fresh);
+            } else {
+                c.seekToBeginning(fresh);
+            }
+            Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
+            fresh.forEach(tp -> positions.put(tp, new OffsetAndMetadata(c.position(tp))));
+            c.commitSync(positions);
+        }
+    }
+}
