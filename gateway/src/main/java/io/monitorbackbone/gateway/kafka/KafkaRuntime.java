@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway.kafka;
 
+import io.monitorbackbone.binding.Durability;
 import io.monitorbackbone.binding.KafkaClients;
 import io.monitorbackbone.binding.TopicLayout;
 import io.monitorbackbone.binding.Topics;
@@ -47,6 +48,7 @@ public final class KafkaRuntime implements AutoCloseable {
     static final int FOLLOWER_FETCH_MAX_WAIT_MS = 100;
 
     private final KafkaClients clients;
+    private final Durability durability;
     private final TopicLayout layout;
     private final EmbeddedKafka broker;
     private final Admin admin;
@@ -54,7 +56,8 @@ public final class KafkaRuntime implements AutoCloseable {
 
     private KafkaRuntime(GatewayConfig.Kafka config, EmbeddedKafka broker, KafkaClients clients) {
         this.clients = clients;
-        this.layout = new TopicLayout(config.replicationFactor(), config.tablePartitions(), config.leasePartitions());
+        this.durability = durability(config);
+        this.layout = TopicLayout.of(durability, config.tablePartitions(), config.leasePartitions());
         this.broker = broker;
         this.admin = Admin.create(clients.properties("mp-gateway-admin", Map.of()));
         Map<String, Object> p = new HashMap<>();
@@ -103,6 +106,34 @@ public final class KafkaRuntime implements AutoCloseable {
             broker.close();
             throw e;
         }
+    }
+
+    /**
+     * The durability settings of every topic this process creates ({@code MP_REPLICATION_FACTOR},
+     * {@code MP_MIN_INSYNC_REPLICAS}, {@code MP_ALLOW_SINGLE_REPLICA}).
+     *
+     * @throws Durability.Refused naming the setting, for values that are not numbers or cannot work together
+     */
+    public static Durability durability(GatewayConfig.Kafka config) {
+        return Durability.parse(
+                config.replicationFactor(),
+                (short) 1,
+                config.minInsyncReplicas().orElse(null),
+                config.allowSingleReplica().orElse(null));
+    }
+
+    /**
+     * Asks the cluster how many brokers it has and refuses a replication factor it cannot hold, or one copy on a
+     * cluster of 3 or more unless that is allowed: before any topic is created.
+     *
+     * @throws Durability.Refused saying which setting and what to do
+     */
+    public void checkDurability() {
+        durability.checkCluster(admin, Duration.ofSeconds(30));
+    }
+
+    public Durability durability() {
+        return durability;
     }
 
     /** Creates the compacted tables if they are missing; a table that exists is left as it is. */
