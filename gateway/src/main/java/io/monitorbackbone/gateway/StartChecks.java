@@ -73,11 +73,20 @@ final class StartChecks {
     /**
      * The durability settings ({@code MP_REPLICATION_FACTOR}, {@code MP_MIN_INSYNC_REPLICAS},
      * {@code MP_ALLOW_SINGLE_REPLICA}): a value that is not one, or a min ISR outside 1 to the replication factor, is
-     * refused before anything starts.
+     * refused before anything starts; so is more than one copy on the embedded broker, which is one broker.
      */
     static io.monitorbackbone.binding.Durability durability(GatewayConfig.Kafka kafka) {
         try {
-            return io.monitorbackbone.gateway.kafka.KafkaRuntime.durability(kafka);
+            io.monitorbackbone.binding.Durability durability =
+                    io.monitorbackbone.gateway.kafka.KafkaRuntime.durability(kafka);
+            if (kafka.bootstrapServers().isEmpty()) {
+                java.util.Optional<String> refused = durability.refusal(1);
+                if (refused.isPresent()) {
+                    throw new io.monitorbackbone.binding.Durability.Refused(
+                            refused.get() + " (the embedded broker; a cluster is KAFKA_BOOTSTRAP_SERVERS)");
+                }
+            }
+            return durability;
         } catch (io.monitorbackbone.binding.Durability.Refused e) {
             throw refused("monitor-backbone cannot start: " + e.getMessage());
         }

@@ -1,0 +1,365 @@
+package io.monitorbackbone.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.testsupport.Http;
+import io.monitorbackbone.testsupport.KafkaCluster;
+import io.monitorbackbone.testsupport.Schemas;
+import io.monitorbackbone.testsupport.ServerProcess;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two gateways on a 3-broker KRaft cluster of child processes (replication factor 3, min ISR 2): the leader of a busy
+ * monitor's partition is killed with {@code kill -9} under publish load from several threads over both gateways, and
+ * started again. Every acknowledged observation is then readable at its seq with its content, no answer was a 500 and
+ * every refusal a protocol error body, publishing succeeded again after the kill, a cursor and a lease made before it
+ * survived it, and the killed broker is back in the ISR. First, on the same cluster, a start with one replica is
+ * refused.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterFailoverIT {
+    /** Every wait is a condition with this deadline: the machine is shared and loaded. */
+    private static final Duration GENEROUS = Duration.ofSeconds(120);
+
+    private static final int PUBLISHERS = 4;
+    private static final String MONITOR = "busy";
+
+    private static KafkaCluster cluster;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = KafkaCluster.start(3);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void oneReplicaOnThreeBrokersIsRefusedAtStartNamingTheSettingAndCreatesNoTopic(@TempDir Path data)
+            throws Exception {
+        RefusedStart run =
+                RefusedStart.run(data.resolve("one"), Map.of("KAFKA_BOOTSTRAP_SERVERS", cluster.bootstrapServers()));
+        RefusedStart tooMany = RefusedStart.run(
+                data.resolve("five"),
+                Map.of("KAFKA_BOOTSTRAP_SERVERS", cluster.bootstrapServers(), "MP_REPLICATION_FACTOR", "5"));
+
+        run.assertRefusedWith(
+                "monitor-backbone cannot start: MP_REPLICATION_FACTOR is 1 on a Kafka cluster of 3 brokers",
+                "MP_ALLOW_SINGLE_REPLICA=true");
+        tooMany.assertRefusedWith(
+                "monitor-backbone cannot start: MP_REPLICATION_FACTOR is 5 but the Kafka cluster has 3 brokers",
+                "at most 3");
+        assertThat(cluster.admin().listTopics().names().get(30, TimeUnit.SECONDS))
+                .as("refused before any topic was created")
+                .noneMatch(t -> t.startsWith("mp"));
+    }
+
+    @Test
+    @Order(2)
+    void killingTheLeaderOfABusyMonitorLosesNoAcknowledgedObservationAndAnswersNo500() throws Exception {
+        Map<String, String> env = Map.of(
+                "KAFKA_BOOTSTRAP_SERVERS", cluster.bootstrapServers(),
+                "MP_REPLICATION_FACTOR", "3",
+                "MP_MIN_INSYNC_REPLICAS", "2");
+        // The second starts once the first has created the topics, as a rolling deployment would.
+        try (ServerProcess first = ServerProcess.builder()
+                        .env(env)
+                        .env("MP_INSTANCE_ID", "failover-1")
+                        .start();
+                ServerProcess second = ServerProcess.builder()
+                        .env(env)
+                        .env("MP_INSTANCE_ID", "failover-2")
+                        .start()) {
+            List<Http> gateways = List.of(new Http(first.baseUri()), new Http(second.baseUri()));
+            Http a = gateways.get(0);
+            Http b = gateways.get(1);
+
+            Http.Response created = a.post(
+                    "/mp/v0/monitors",
+                    "{\"id\":\"" + MONITOR + "\",\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}",
+                    null);
+            assertThat(created.status()).as(created.body()).isEqualTo(201);
+            String owner = created.json().get("owner_token").asText();
+            assertThat(publish(a, owner, "job-held", "before").status()).isEqualTo(201);
+            Worker reader = subscribe(a, owner, "agent:reader");
+            Worker holder = subscribe(a, owner, "agent:holder");
+            Worker rival = subscribe(a, owner, "agent:rival");
+            Http.Response claimed = claim(b, holder, "job-held");
+            assertThat(claimed.status()).as(claimed.body()).isEqualTo(201);
+            String heldBy = claimed.json().at("/lease/holder").asText();
+            Http.Response acked = a.post("/mp/v0/subscriptions/" + reader.id + "/ack", "{\"cursor\": 3}", reader.token);
+            assertThat(acked.status()).as(acked.body()).isEqualTo(200);
+            await("the second gateway sees the subscriptions and the cursor")
+                    .atMost(GENEROUS)
+                    .until(() -> cursorOf(b, reader) == 3);
+            assertEveryTopicOfTheServerIsReplicatedThriceWithMinIsrTwo();
+
+            TopicPartition log = new TopicPartition("mp.obs." + MONITOR, 0);
+            Load load = new Load(gateways, owner);
+            load.start();
+            try {
+                await("publishes are acknowledged before the kill")
+                        .atMost(GENEROUS)
+                        .until(() -> load.acked.size() >= 40);
+                int leader = cluster.leaderOf(log);
+                assertThat(leader).isPositive();
+
+                cluster.kill9(leader);
+                long killed = System.nanoTime();
+
+                await("publishing succeeds again after the kill, through both gateways")
+                        .atMost(GENEROUS)
+                        .until(() ->
+                                load.ackedStartedAfter(killed, 0) >= 10 && load.ackedStartedAfter(killed, 1) >= 10);
+                assertThat(cluster.leaderOf(log)).isNotEqualTo(leader);
+
+                cluster.restart(leader);
+                cluster.awaitInIsr(log, leader, GENEROUS);
+                long restarted = System.nanoTime();
+                await("publishing goes on after the restart")
+                        .atMost(GENEROUS)
+                        .until(() ->
+                                load.ackedStartedAfter(restarted, 0) >= 5 && load.ackedStartedAfter(restarted, 1) >= 5);
+            } finally {
+                load.stop();
+            }
+
+            System.out.printf(
+                    "ClusterFailoverIT: killed the leader of %s; %d publishes acknowledged, %d refused (%s)%n",
+                    log,
+                    load.acked.size(),
+                    load.refused.size(),
+                    load.refused.stream()
+                            .map(r -> r.status() + " " + r.json().path("code").asText())
+                            .collect(Collectors.groupingBy(c -> c, Collectors.counting())));
+            assertThat(load.failures).as("no request failed without an answer").isEmpty();
+            assertThat(load.refused)
+                    .as("every refusal during the election is a protocol error, none a 500")
+                    .allSatisfy(r -> {
+                        assertThat(r.status()).as(r.body()).isNotEqualTo(500).isBetween(400, 599);
+                        assertThat(r.json()).as(r.body()).isNotNull();
+                        assertThat(r.json().has("code")
+                                        && r.json().has("error")
+                                        && r.json().has("done"))
+                                .as(r.body())
+                                .isTrue();
+                        Schemas.assertValid("error", r.json());
+                    });
+            Map<Long, String> served = readLog(b, reader, load.highestAcked());
+            assertThat(load.acked)
+                    .as("every acknowledged observation is readable at its seq with its content")
+                    .allSatisfy((seq, marker) ->
+                            assertThat(served.get(seq)).as("seq %d", seq).isEqualTo(marker));
+            assertThat(cursorOf(a, reader))
+                    .as("the cursor acked before the kill")
+                    .isEqualTo(3);
+            Http.Response taken = claim(a, rival, "job-held");
+            assertThat(taken.status()).as(taken.body()).isEqualTo(409);
+            assertThat(taken.json().get("code").asText()).isEqualTo("LEASE_HELD");
+            assertThat(taken.json().get("holder").asText()).isEqualTo(heldBy);
+            Http.Response again = claim(b, holder, "job-held");
+            assertThat(again.status())
+                    .as("the holder's claim again is idempotent: " + again.body())
+                    .isEqualTo(200);
+            assertThat(cluster.isr(log)).containsExactlyInAnyOrder(1, 2, 3);
+            assertThat(first.isAlive() && second.isAlive()).isTrue();
+        }
+    }
+
+    /** The tables, logs, lease topics, mp.state and the Streams apps' internal topics: three copies, min ISR two. */
+    private static void assertEveryTopicOfTheServerIsReplicatedThriceWithMinIsrTwo() throws Exception {
+        await("the Streams apps have created their internal topics")
+                .atMost(GENEROUS)
+                .until(() -> serverTopics().stream().anyMatch(t -> t.startsWith("mp-leases-"))
+                        && serverTopics().stream().anyMatch(t -> t.startsWith("mp-projector-")));
+        Set<String> topics = serverTopics();
+        Map<String, TopicDescription> described =
+                cluster.admin().describeTopics(topics).allTopicNames().get(30, TimeUnit.SECONDS);
+        Map<ConfigResource, Config> configs = cluster.admin()
+                .describeConfigs(topics.stream()
+                        .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t))
+                        .toList())
+                .all()
+                .get(30, TimeUnit.SECONDS);
+
+        assertThat(topics)
+                .contains(
+                        "mp.monitors",
+                        "mp.subscriptions",
+                        "mp.cursors",
+                        "mp.sweeper",
+                        "mp.leases",
+                        "mp.lease-commands",
+                        "mp.lease-replies",
+                        "mp.lease-subjects",
+                        "mp.state",
+                        "mp.obs." + MONITOR);
+        described.forEach((name, d) -> assertThat(d.partitions())
+                .as(name)
+                .allSatisfy(p -> assertThat(p.replicas()).as(name).hasSize(3)));
+        configs.forEach((resource, config) -> assertThat(
+                        config.get("min.insync.replicas").value())
+                .as(resource.name())
+                .isEqualTo("2"));
+    }
+
+    private static Set<String> serverTopics() throws Exception {
+        return cluster.admin().listTopics().names().get(30, TimeUnit.SECONDS).stream()
+                .filter(t -> t.startsWith("mp.") || t.startsWith("mp-leases-") || t.startsWith("mp-projector-"))
+                .collect(Collectors.toSet());
+    }
+
+    private record Worker(String id, String token) {}
+
+    private static Worker subscribe(Http http, String owner, String subscriber) {
+        Http.Response r = http.post(
+                "/mp/v0/subscriptions",
+                "{\"monitor\":\"" + MONITOR + "\",\"subscriber\":\"" + subscriber
+                        + "\",\"capabilities\":[\"observe\",\"act\"]}",
+                owner);
+        assertThat(r.status()).as(r.body()).isEqualTo(201);
+        return new Worker(
+                r.json().at("/subscription/id").asText(), r.json().get("token").asText());
+    }
+
+    private static Http.Response claim(Http http, Worker worker, String subject) {
+        return http.post(
+                "/mp/v0/subscriptions/" + worker.id + "/leases/claim",
+                "{\"subject\":\"" + subject + "\"}",
+                worker.token);
+    }
+
+    private static Http.Response publish(Http http, String owner, String subject, String marker) {
+        return http.post(
+                "/mp/v0/monitors/" + MONITOR + "/observations",
+                "{\"type\":\"demo.load\",\"subject\":\"" + subject + "\",\"data\":{\"marker\":\"" + marker + "\"}}",
+                owner);
+    }
+
+    private static long cursorOf(Http http, Worker reader) {
+        Http.Response r = http.get("/mp/v0/subscriptions/" + reader.id + "/pull?limit=1", reader.token);
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        return r.json().get("cursor").asLong();
+    }
+
+    /** Each seq of the monitor's log up to {@code head}, with its marker ({@code data.marker}, null for other rows). */
+    private static Map<Long, String> readLog(Http http, Worker reader, long head) {
+        Map<Long, String> served = new HashMap<>();
+        long cursor = 1;
+        while (cursor <= head) {
+            Http.Response page =
+                    http.get("/mp/v0/subscriptions/" + reader.id + "/pull?limit=200&cursor=" + cursor, reader.token);
+            assertThat(page.status()).as(page.body()).isEqualTo(200);
+            for (JsonNode o : page.json().get("observations")) {
+                JsonNode marker = o.at("/data/marker");
+                served.put(o.get("id").asLong(), marker.isTextual() ? marker.asText() : null);
+            }
+            long next = page.json().get("next").asLong();
+            assertThat(next).as("the read moves on").isGreaterThan(cursor);
+            cursor = next;
+        }
+        return served;
+    }
+
+    /** Several threads publishing to the busy monitor, each taking turns between the gateways. */
+    private static final class Load {
+        final List<Http> gateways;
+        final String owner;
+        final AtomicBoolean stopping = new AtomicBoolean();
+        final Map<Long, String> acked = new ConcurrentHashMap<>();
+        /** For each gateway, when each acknowledged publish was sent (System.nanoTime). */
+        final List<Collection<Long>> ackedSentAt =
+                List.of(new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>());
+
+        final Collection<Http.Response> refused = new ConcurrentLinkedQueue<>();
+        final Collection<String> failures = new ConcurrentLinkedQueue<>();
+        final AtomicInteger duplicateSeqs = new AtomicInteger();
+        final List<CompletableFuture<Void>> threads = new ArrayList<>();
+
+        Load(List<Http> gateways, String owner) {
+            this.gateways = gateways;
+            this.owner = owner;
+        }
+
+        void start() {
+            for (int t = 0; t < PUBLISHERS; t++) {
+                int thread = t;
+                threads.add(CompletableFuture.runAsync(() -> run(thread), command -> {
+                    Thread worker = new Thread(command, "publisher-" + thread);
+                    worker.setDaemon(true);
+                    worker.start();
+                }));
+            }
+        }
+
+        private void run(int thread) {
+            for (int n = 0; !stopping.get(); n++) {
+                int via = (thread + n) % gateways.size();
+                String marker = "t" + thread + "-" + n;
+                long sent = System.nanoTime();
+                try {
+                    Http.Response r = publish(gateways.get(via), owner, "load-" + thread, marker);
+                    if (r.status() == 201) {
+                        if (acked.putIfAbsent(r.json().get("seq").asLong(), marker) != null) {
+                            duplicateSeqs.incrementAndGet();
+                        }
+                        ackedSentAt.get(via).add(sent);
+                    } else {
+                        refused.add(r);
+                    }
+                } catch (RuntimeException e) {
+                    failures.add(marker + " via gateway " + via + ": " + e);
+                }
+            }
+        }
+
+        long ackedStartedAfter(long nanoTime, int gateway) {
+            return ackedSentAt.get(gateway).stream().filter(t -> t > nanoTime).count();
+        }
+
+        long highestAcked() {
+            return acked.keySet().stream().mapToLong(Long::longValue).max().orElse(0);
+        }
+
+        void stop() throws Exception {
+            stopping.set(true);
+            CompletableFuture.allOf(threads.toArray(CompletableFuture[]::new))
+                    .get(GENEROUS.toSeconds(), TimeUnit.SECONDS);
+            assertThat(duplicateSeqs.get())
+                    .as("two publishes acknowledged at one seq")
+                    .isZero();
+        }
+    }
+}
