@@ -162,7 +162,10 @@ class ClusterFailoverIT {
                     load.acked.size(),
                     load.refused.size(),
                     load.refused.stream()
-                            .map(r -> r.status() + " " + (r.json() == null ? "-" : r.json().path("code").asText()))
+                            .map(r -> r.status() + " "
+                                    + (r.json() == null
+                                            ? "-"
+                                            : r.json().path("code").asText()))
                             .collect(Collectors.groupingBy(c -> c, Collectors.counting())));
             assertThat(load.failures).as("no request failed without an answer").isEmpty();
             assertThat(load.refused)
