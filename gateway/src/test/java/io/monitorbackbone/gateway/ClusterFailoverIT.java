@@ -27,6 +27,7 @@ import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.ConfigResource;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -37,8 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two gateways on a 3-broker KRaft cluster of child processes (replication factor 3, min ISR 2): the leader of a busy
- * monitor's partition is killed with {@code kill -9} under publish load from several threads over both gateways, and
- * started again. Every acknowledged observation is then readable at its seq with its content, no answer was a 500 and
+ * monitor's partition is killed with {@code kill -9} under load from several threads over both gateways (publishes,
+ * pulls, lease claims), and started again; then the leader of the cursors table, which every pull catches up with. Every acknowledged observation is then readable at its seq with its content, no answer was a 500 and
  * every refusal a protocol error body, publishing succeeded again after the kill, a cursor and a lease made before it
  * survived it, and the killed broker is back in the ISR. First, on the same cluster, a start with one replica is
  * refused.
@@ -127,7 +128,7 @@ class ClusterFailoverIT {
             assertEveryTopicOfTheServerIsReplicatedThriceWithMinIsrTwo();
 
             TopicPartition log = new TopicPartition("mp.obs." + MONITOR, 0);
-            Load load = new Load(gateways, owner);
+            Load load = new Load(gateways, owner, reader, rival);
             load.start();
             try {
                 await("publishes are acknowledged before the kill")
@@ -139,27 +140,42 @@ class ClusterFailoverIT {
                 cluster.kill9(leader);
                 long killed = System.nanoTime();
 
-                await("publishing succeeds again after the kill, through both gateways")
-                        .atMost(GENEROUS)
-                        .until(() ->
-                                load.ackedStartedAfter(killed, 0) >= 10 && load.ackedStartedAfter(killed, 1) >= 10);
+                awaitLoad(
+                        load,
+                        "publishing, pulling and claiming succeed again after the kill, through both gateways",
+                        killed,
+                        10);
                 assertThat(cluster.leaderOf(log)).isNotEqualTo(leader);
 
                 cluster.restart(leader);
                 cluster.awaitInIsr(log, leader, GENEROUS);
                 long restarted = System.nanoTime();
-                await("publishing goes on after the restart")
-                        .atMost(GENEROUS)
-                        .until(() ->
-                                load.ackedStartedAfter(restarted, 0) >= 5 && load.ackedStartedAfter(restarted, 1) >= 5);
+                awaitLoad(load, "publishing, pulling and claiming go on after the restart", restarted, 5);
+
+                // Every pull and ack first catches up with the cursors table: its leader lost too, while the load
+                // goes on, and the gateways must find the new one (they did not while Admin.listOffsets held on to the
+                // dead one, KAFKA-20673).
+                TopicPartition cursors = new TopicPartition("mp.cursors", 0);
+                int cursorsLeader = cluster.leaderOf(cursors);
+                assertThat(cursorsLeader).isPositive();
+                cluster.kill9(cursorsLeader);
+                long tableKilled = System.nanoTime();
+                awaitLoad(
+                        load,
+                        "publishing, pulling and claiming succeed again with the cursors table's leader gone",
+                        tableKilled,
+                        10);
+                cluster.restart(cursorsLeader);
+                cluster.awaitInIsr(cursors, cursorsLeader, GENEROUS);
+                cluster.awaitInIsr(log, cursorsLeader, GENEROUS);
             } finally {
                 load.stop();
             }
 
             System.out.printf(
-                    "ClusterFailoverIT: killed the leader of %s; %d publishes acknowledged, %d refused (%s)%n",
+                    "ClusterFailoverIT: killed the leader of %s; succeeded %s; %d refused (%s)%n",
                     log,
-                    load.acked.size(),
+                    load.summary(),
                     load.refused.size(),
                     load.refused.stream()
                             .map(r -> r.status() + " "
@@ -198,6 +214,23 @@ class ClusterFailoverIT {
                     .isEqualTo(200);
             assertThat(cluster.isr(log)).containsExactlyInAnyOrder(1, 2, 3);
             assertThat(first.isAlive() && second.isAlive()).isTrue();
+        }
+    }
+
+    /** Waits until every kind of request succeeded through each gateway, else says what did and what was refused. */
+    private static void awaitLoad(Load load, String what, long since, int times) {
+        try {
+            await(what).atMost(GENEROUS).until(() -> load.everythingSucceededAfter(since, times));
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(
+                    what + ": not within " + GENEROUS + "; succeeded since: " + load.summary(since) + "; refused: "
+                            + load.refused.stream()
+                                    .map(Http.Response::body)
+                                    .distinct()
+                                    .limit(5)
+                                    .toList()
+                            + "; failed: " + load.failures.stream().limit(5).toList(),
+                    e);
         }
     }
 
@@ -296,60 +329,146 @@ class ClusterFailoverIT {
         return served;
     }
 
-    /** Several threads publishing to the busy monitor, each taking turns between the gateways. */
+    /**
+     * Several threads publishing to the busy monitor, a reader pulling from it and a worker claiming subjects of it,
+     * each taking turns between the gateways.
+     */
     private static final class Load {
         final List<Http> gateways;
         final String owner;
+        final Worker reader;
+        final Worker claimer;
         final AtomicBoolean stopping = new AtomicBoolean();
         final Map<Long, String> acked = new ConcurrentHashMap<>();
-        /** For each gateway, when each acknowledged publish was sent (System.nanoTime). */
-        final List<Collection<Long>> ackedSentAt =
-                List.of(new ConcurrentLinkedQueue<>(), new ConcurrentLinkedQueue<>());
+        /** For each kind of request and gateway, when each one that succeeded was sent (System.nanoTime). */
+        final Map<String, Collection<Long>> succeededSentAt = new ConcurrentHashMap<>();
 
         final Collection<Http.Response> refused = new ConcurrentLinkedQueue<>();
         final Collection<String> failures = new ConcurrentLinkedQueue<>();
         final AtomicInteger duplicateSeqs = new AtomicInteger();
         final List<CompletableFuture<Void>> threads = new ArrayList<>();
 
-        Load(List<Http> gateways, String owner) {
+        Load(List<Http> gateways, String owner, Worker reader, Worker claimer) {
             this.gateways = gateways;
             this.owner = owner;
+            this.reader = reader;
+            this.claimer = claimer;
         }
 
         void start() {
             for (int t = 0; t < PUBLISHERS; t++) {
                 int thread = t;
-                threads.add(CompletableFuture.runAsync(() -> run(thread), command -> {
-                    Thread worker = new Thread(command, "publisher-" + thread);
-                    worker.setDaemon(true);
-                    worker.start();
-                }));
+                spawn("publisher-" + thread, () -> publishing(thread));
             }
+            spawn("reader", this::reading);
+            spawn("claimer", this::claiming);
         }
 
-        private void run(int thread) {
+        private void spawn(String name, Runnable body) {
+            threads.add(CompletableFuture.runAsync(body, command -> {
+                Thread worker = new Thread(command, name);
+                worker.setDaemon(true);
+                worker.start();
+            }));
+        }
+
+        private void publishing(int thread) {
             for (int n = 0; !stopping.get(); n++) {
                 int via = (thread + n) % gateways.size();
                 String marker = "t" + thread + "-" + n;
                 long sent = System.nanoTime();
-                try {
-                    Http.Response r = publish(gateways.get(via), owner, "load-" + thread, marker);
-                    if (r.status() == 201) {
-                        if (acked.putIfAbsent(r.json().get("seq").asLong(), marker) != null) {
-                            duplicateSeqs.incrementAndGet();
-                        }
-                        ackedSentAt.get(via).add(sent);
-                    } else {
-                        refused.add(r);
+                Http.Response r =
+                        send("publish", via, () -> publish(gateways.get(via), owner, "load-" + thread, marker));
+                if (r != null && r.status() == 201) {
+                    if (acked.putIfAbsent(r.json().get("seq").asLong(), marker) != null) {
+                        duplicateSeqs.incrementAndGet();
                     }
-                } catch (RuntimeException e) {
-                    failures.add(marker + " via gateway " + via + ": " + e);
+                    succeeded("publish", via, sent);
                 }
             }
         }
 
-        long ackedStartedAfter(long nanoTime, int gateway) {
-            return ackedSentAt.get(gateway).stream().filter(t -> t > nanoTime).count();
+        private void reading() {
+            long cursor = 1;
+            for (int n = 0; !stopping.get(); n++) {
+                int via = n % gateways.size();
+                long from = cursor;
+                long sent = System.nanoTime();
+                Http.Response r = send(
+                        "pull",
+                        via,
+                        () -> gateways.get(via)
+                                .get(
+                                        "/mp/v0/subscriptions/" + reader.id + "/pull?limit=50&cursor=" + from,
+                                        reader.token));
+                if (r != null && r.status() == 200) {
+                    succeeded("pull", via, sent);
+                    cursor = r.json().get("observations").isEmpty()
+                            ? 1
+                            : r.json().get("next").asLong();
+                }
+            }
+        }
+
+        private void claiming() {
+            for (int n = 0; !stopping.get(); n++) {
+                int via = n % gateways.size();
+                // The publishers' subjects: claimed once, then each claim again is the holder's, answered 200.
+                String subject = "load-" + (n % PUBLISHERS);
+                long sent = System.nanoTime();
+                Http.Response r = send("claim", via, () -> claim(gateways.get(via), claimer, subject));
+                if (r != null && (r.status() == 201 || r.status() == 200)) {
+                    succeeded("claim", via, sent);
+                }
+            }
+        }
+
+        /** The answer; a refusal is kept (it must be a protocol error), a request without an answer a failure. */
+        private Http.Response send(String kind, int via, java.util.function.Supplier<Http.Response> request) {
+            try {
+                Http.Response r = request.get();
+                if (r.status() >= 300) {
+                    refused.add(r);
+                }
+                return r;
+            } catch (RuntimeException e) {
+                failures.add(kind + " via gateway " + via + ": " + e);
+                return null;
+            }
+        }
+
+        private void succeeded(String kind, int via, long sentAt) {
+            succeededSentAt
+                    .computeIfAbsent(kind + via, k -> new ConcurrentLinkedQueue<>())
+                    .add(sentAt);
+        }
+
+        /** Whether each kind of request, through each gateway, succeeded at least {@code times} sent after then. */
+        boolean everythingSucceededAfter(long nanoTime, int times) {
+            for (String kind : List.of("publish", "pull", "claim")) {
+                for (int via = 0; via < gateways.size(); via++) {
+                    long n = succeededSentAt.getOrDefault(kind + via, List.of()).stream()
+                            .filter(t -> t > nanoTime)
+                            .count();
+                    if (n < times) {
+                        return false;
+                    }
+                }
+            }
+            return true;
+        }
+
+        String summary() {
+            return summary(Long.MIN_VALUE);
+        }
+
+        /** How many of each kind succeeded through each gateway, sent after {@code since}. */
+        String summary(long since) {
+            return succeededSentAt.entrySet().stream()
+                    .map(e -> e.getKey() + "="
+                            + e.getValue().stream().filter(t -> t > since).count())
+                    .sorted()
+                    .collect(Collectors.joining(" "));
         }
 
         long highestAcked() {

@@ -67,9 +67,10 @@ public class KafkaPorts {
         Follower tail = new Follower(cluster.newFollowerConsumer("mp-follower"), view);
         follower = tail;
         tail.start().get(60, TimeUnit.SECONDS);
-        view.barrier(table ->
-                tail.awaitApplied(table, cluster.endOffsets(tail.partitionsOf(table)), Duration.ofSeconds(10)));
-        readers = new ReaderPool(cluster::newReaderConsumer, READERS);
+        ReaderPool pool = new ReaderPool(cluster::newReaderConsumer, READERS);
+        readers = pool;
+        view.barrier(
+                table -> tail.awaitApplied(table, pool.endOffsets(tail.partitionsOf(table)), Duration.ofSeconds(10)));
         fold = new LogFold(readers);
         reader = new LogReader(readers, view::log, (monitorId, endOffset) -> {
             TopicPartition log = new TopicPartition(Topics.obs(monitorId), 0);

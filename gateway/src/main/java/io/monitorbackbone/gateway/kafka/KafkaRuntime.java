@@ -262,32 +262,6 @@ public final class KafkaRuntime implements AutoCloseable {
         }
     }
 
-    /**
-     * The last stable offsets of some partitions, asked of the broker: where a read_committed reader ends up once it
-     * has read every committed write (an open transaction, such as a create's, is not waited for).
-     */
-    public Map<org.apache.kafka.common.TopicPartition, Long> endOffsets(
-            List<org.apache.kafka.common.TopicPartition> partitions) {
-        Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new HashMap<>();
-        partitions.forEach(tp -> latest.put(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()));
-        try {
-            Map<org.apache.kafka.common.TopicPartition, Long> out = new HashMap<>();
-            admin.listOffsets(
-                            latest,
-                            new org.apache.kafka.clients.admin.ListOffsetsOptions(
-                                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED))
-                    .all()
-                    .get(10, TimeUnit.SECONDS)
-                    .forEach((tp, info) -> out.put(tp, info.offset()));
-            return out;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new io.monitorbackbone.protocol.ServerFault("interrupted while asking Kafka for offsets", e);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new io.monitorbackbone.protocol.ServerFault("Kafka did not answer an offsets request: " + e, e);
-        }
-    }
-
     /** A member of a consumer group, used only to elect one process among the gateways for a task. */
     public KafkaConsumer<byte[], byte[]> newGroupConsumer(String clientId, String groupId) {
         Map<String, Object> c = new HashMap<>();
