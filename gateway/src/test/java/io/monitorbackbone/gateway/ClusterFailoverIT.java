@@ -136,6 +136,8 @@ class ClusterFailoverIT {
 
             TopicPartition log = new TopicPartition("mp.obs." + MONITOR, 0);
             Load load = new Load(gateways, owner, reader, rival);
+            long elected;
+            long tableElected;
             load.start();
             try {
                 await("publishes are acknowledged before the kill")
@@ -147,7 +149,8 @@ class ClusterFailoverIT {
                 cluster.kill9(leader);
                 long killed = System.nanoTime();
                 phase(began, "killed node " + leader + ", the leader of " + log);
-
+                elected = awaitNewLeaders(leader);
+                phase(began, "every partition node " + leader + " led has a new leader");
                 awaitLoad(
                         load,
                         "publishing and pulling succeed again after the kill, through both gateways",
@@ -174,6 +177,8 @@ class ClusterFailoverIT {
                 cluster.kill9(cursorsLeader);
                 long tableKilled = System.nanoTime();
                 phase(began, "killed node " + cursorsLeader + ", the leader of " + cursors);
+                tableElected = awaitNewLeaders(cursorsLeader);
+                phase(began, "every partition node " + cursorsLeader + " led has a new leader");
                 awaitLoad(
                         load,
                         "publishing and pulling succeed again with the cursors table's leader gone",
@@ -193,20 +198,28 @@ class ClusterFailoverIT {
             } finally {
                 load.stop();
             }
+            // A pull first catches up with the cursors table: once its partitions have live leaders again, nothing
+            // keeps it from being answered (Admin.listOffsets kept asking the dead leader, KAFKA-20673).
+            assertThat(load.refusedAfter("pull", elected))
+                    .as("pulls sent once every partition of the first killed broker had a new leader")
+                    .isEmpty();
+            assertThat(load.refusedAfter("pull", tableElected))
+                    .as("pulls sent once the cursors table and the rest of the second killed broker had new leaders")
+                    .isEmpty();
 
             System.out.printf(
                     "ClusterFailoverIT: killed the leader of %s; succeeded %s; %d refused (%s)%n",
                     log,
                     load.summary(),
-                    load.refused.size(),
-                    load.refused.stream()
+                    load.refused().size(),
+                    load.refused().stream()
                             .map(r -> r.status() + " "
                                     + (r.json() == null
                                             ? "-"
                                             : r.json().path("code").asText()))
                             .collect(Collectors.groupingBy(c -> c, Collectors.counting())));
             assertThat(load.failures).as("no request failed without an answer").isEmpty();
-            assertThat(load.refused)
+            assertThat(load.refused())
                     .as("every refusal during the election is a protocol error, none a 500")
                     .allSatisfy(r -> {
                         assertThat(r.status()).as(r.body()).isNotEqualTo(500).isBetween(400, 599);
@@ -247,6 +260,30 @@ class ClusterFailoverIT {
         }
     }
 
+    /**
+     * Waits until no partition of the server's topics is led by the killed node or by none.
+     *
+     * @return when that was seen (System.nanoTime)
+     */
+    private static long awaitNewLeaders(int killed) {
+        await("every partition node " + killed + " led has a new leader")
+                .atMost(GENEROUS)
+                .ignoreExceptions()
+                .until(
+                        () -> cluster
+                                .admin()
+                                .describeTopics(serverTopics())
+                                .allTopicNames()
+                                .get(20, TimeUnit.SECONDS)
+                                .values()
+                                .stream()
+                                .flatMap(d -> d.partitions().stream())
+                                .allMatch(p -> p.leader() != null
+                                        && !p.leader().isEmpty()
+                                        && p.leader().id() != killed));
+        return System.nanoTime();
+    }
+
     /** What the test has reached, and when: for reading a slow run's output, never asserted. */
     private static void phase(long began, String what) {
         System.out.printf(
@@ -260,7 +297,7 @@ class ClusterFailoverIT {
         } catch (ConditionTimeoutException e) {
             throw new AssertionError(
                     what + ": not within " + GENEROUS + "; succeeded since: " + load.summary(since) + "; refused: "
-                            + load.refused.stream()
+                            + load.refused().stream()
                                     .map(Http.Response::body)
                                     .distinct()
                                     .limit(5)
@@ -365,6 +402,8 @@ class ClusterFailoverIT {
         return served;
     }
 
+    private record Refusal(String kind, long sentAt, Http.Response response) {}
+
     /**
      * Several threads publishing to the busy monitor, a reader pulling from it and a worker claiming subjects of it,
      * each taking turns between the gateways.
@@ -379,7 +418,7 @@ class ClusterFailoverIT {
         /** For each kind of request and gateway, when each one that succeeded was sent (System.nanoTime). */
         final Map<String, Collection<Long>> succeededSentAt = new ConcurrentHashMap<>();
 
-        final Collection<Http.Response> refused = new ConcurrentLinkedQueue<>();
+        final Collection<Refusal> refusals = new ConcurrentLinkedQueue<>();
         final Collection<String> failures = new ConcurrentLinkedQueue<>();
         final AtomicInteger duplicateSeqs = new AtomicInteger();
         final List<CompletableFuture<Void>> threads = new ArrayList<>();
@@ -461,10 +500,11 @@ class ClusterFailoverIT {
 
         /** The answer; a refusal is kept (it must be a protocol error), a request without an answer a failure. */
         private Http.Response send(String kind, int via, java.util.function.Supplier<Http.Response> request) {
+            long sent = System.nanoTime();
             try {
                 Http.Response r = request.get();
                 if (r.status() >= 300) {
-                    refused.add(r);
+                    refusals.add(new Refusal(kind, sent, r));
                 }
                 return r;
             } catch (RuntimeException e) {
@@ -505,6 +545,18 @@ class ClusterFailoverIT {
                             + e.getValue().stream().filter(t -> t > since).count())
                     .sorted()
                     .collect(Collectors.joining(" "));
+        }
+
+        List<Http.Response> refused() {
+            return refusals.stream().map(Refusal::response).toList();
+        }
+
+        /** The refusals of one kind of request sent after {@code nanoTime}. */
+        List<String> refusedAfter(String kind, long nanoTime) {
+            return refusals.stream()
+                    .filter(r -> r.kind().equals(kind) && r.sentAt() > nanoTime)
+                    .map(r -> r.response().body())
+                    .toList();
         }
 
         long highestAcked() {
