@@ -18,10 +18,12 @@ import org.apache.kafka.common.errors.TopicExistsException;
  * needs at start if it is missing and leaves an existing topic as it is, so whichever role starts first decides.
  *
  * @param replicationFactor of every topic created; -1 takes the broker's default
+ * @param minInsyncReplicas {@code min.insync.replicas} of every topic created; {@link Durability#UNSET} (0) takes
+ *                          the broker's default
  * @param tablePartitions   partitions of the gateway's compacted tables
  * @param leasePartitions   partitions of the lease topics: how far the leases service can spread
  */
-public record TopicLayout(short replicationFactor, int tablePartitions, int leasePartitions) {
+public record TopicLayout(short replicationFactor, int minInsyncReplicas, int tablePartitions, int leasePartitions) {
     /**
      * A 1 MiB body can become a record several times its size (headers, provenance, a rejected row's raw copy, a
      * configured row's before and after), so monitors' logs, the tables and the producers that write them allow 8 MiB
@@ -34,10 +36,25 @@ public record TopicLayout(short replicationFactor, int tablePartitions, int leas
             throw new IllegalArgumentException(
                     "replication factor must be at least 1 (or -1 for the broker's default), not " + replicationFactor);
         }
+        if (minInsyncReplicas < 0 || (replicationFactor != -1 && minInsyncReplicas > replicationFactor)) {
+            throw new IllegalArgumentException("min.insync.replicas must be between 1 and the replication factor "
+                    + replicationFactor + " (or 0 for the broker's default), not " + minInsyncReplicas);
+        }
         if (tablePartitions < 1 || leasePartitions < 1) {
             throw new IllegalArgumentException(
                     "partitions must be at least 1, not " + tablePartitions + " and " + leasePartitions);
         }
+    }
+
+    /** The broker's {@code min.insync.replicas} on every topic. */
+    public TopicLayout(short replicationFactor, int tablePartitions, int leasePartitions) {
+        this(replicationFactor, Durability.UNSET, tablePartitions, leasePartitions);
+    }
+
+    /** Topics laid out with these durability settings. */
+    public static TopicLayout of(Durability durability, int tablePartitions, int leasePartitions) {
+        return new TopicLayout(
+                durability.replicationFactor(), durability.minInsyncReplicas(), tablePartitions, leasePartitions);
     }
 
     /** A compacted table of the gateway's ({@link Topics#MONITORS}, ..., and the sweeper's topic). */
@@ -98,7 +115,11 @@ public record TopicLayout(short replicationFactor, int tablePartitions, int leas
     private NewTopic topic(String name, int partitions, Map<String, String> configs) {
         Optional<Short> replication = replicationFactor == -1 ? Optional.empty() : Optional.of(replicationFactor);
         NewTopic topic = new NewTopic(name, Optional.of(partitions), replication);
-        return configs.isEmpty() ? topic : topic.configs(configs);
+        Map<String, String> all = new java.util.TreeMap<>(configs);
+        if (minInsyncReplicas != Durability.UNSET) {
+            all.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, String.valueOf(minInsyncReplicas));
+        }
+        return all.isEmpty() ? topic : topic.configs(all);
     }
 
     /**

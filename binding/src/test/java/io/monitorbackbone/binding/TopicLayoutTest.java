@@ -61,7 +61,24 @@ class TopicLayoutTest {
     }
 
     @Test
+    void everyTopicCreatedCarriesTheConfiguredMinInsyncReplicas() {
+        TopicLayout durable = TopicLayout.of(new Durability((short) 3, 2, false), 1, 3);
+
+        assertThat(durable.table(Topics.CURSORS).configs()).containsEntry("min.insync.replicas", "2");
+        assertThat(durable.monitorLog("ci", null).configs())
+                .isEqualTo(Map.of("max.message.bytes", EIGHT_MIB, "retention.ms", "-1", "min.insync.replicas", "2"));
+        assertThat(durable.leaseTopics())
+                .allSatisfy(t -> assertThat(t.configs()).containsEntry("min.insync.replicas", "2"))
+                .allSatisfy(t -> assertThat(t.replicationFactor()).isEqualTo((short) 3));
+        assertThat(durable.state(8).configs()).containsEntry("min.insync.replicas", "2");
+        assertThat(layout.table(Topics.CURSORS).configs())
+                .as("unset: the broker's default")
+                .doesNotContainKey("min.insync.replicas");
+    }
+
+    @Test
     void aLayoutThatCannotBeCreatedIsRefusedAtOnce() {
+        assertThatThrownBy(() -> new TopicLayout((short) 2, 3, 1, 1)).hasMessageContaining("min.insync.replicas");
         assertThatThrownBy(() -> new TopicLayout((short) 0, 1, 1)).hasMessageContaining("replication factor");
         assertThatThrownBy(() -> new TopicLayout((short) 1, 0, 1)).hasMessageContaining("partitions");
         assertThatThrownBy(() -> new TopicLayout((short) 1, 1, 0)).hasMessageContaining("partitions");

@@ -77,8 +77,19 @@ public interface GatewayConfig {
         /** An existing cluster; when set no broker is started. */
         Optional<String> bootstrapServers();
 
+        /**
+         * Replication factor of every topic the server creates ({@code MP_REPLICATION_FACTOR}); -1 takes the broker's
+         * default. Read with the two below as one {@link io.monitorbackbone.binding.Durability}, which words a value
+         * that is not a number.
+         */
         @WithDefault("1")
-        short replicationFactor();
+        String replicationFactor();
+
+        /** {@code min.insync.replicas} of every topic the server creates; unset leaves the broker's default. */
+        Optional<String> minInsyncReplicas();
+
+        /** {@code true}: a replication factor of 1 is meant even on a cluster of 3 or more brokers. */
+        Optional<String> allowSingleReplica();
 
         @WithDefault("1")
         int tablePartitions();

@@ -94,7 +94,9 @@ public class Lifecycle {
                 config.kafka().port());
         StartChecks.managementPortFree(managementHost, managementPort);
         StartChecks.kafkaClientProperties(System.getenv());
-        KafkaRuntime runtime = kafka.startBroker(config, System.getenv());
+        io.monitorbackbone.binding.Durability durability = StartChecks.durability(config.kafka());
+        // Every role's topics are created with these settings: the cluster is asked once, before any is created.
+        KafkaRuntime runtime = StartChecks.onTheCluster(() -> kafka.startBroker(config, System.getenv()));
         Path streams = config.data().resolve("streams");
         if (roles.has(Roles.Role.LEASES)) {
             // Creates the lease topics it is missing (mp.leases, which the follower reads, exists already as a table).
@@ -104,7 +106,7 @@ public class Lifecycle {
                     // Static membership: a restarted process takes its lease tasks back without waiting out a session.
                     instanceId,
                     config.kafka().leasePartitions(),
-                    config.kafka().replicationFactor(),
+                    durability,
                     config.kafka().leaseCommitMs()));
         }
         if (roles.has(Roles.Role.PROJECTOR)) {
@@ -117,7 +119,7 @@ public class Lifecycle {
                                     .toString(),
                             instanceId,
                             config.kafka().projectorPartitions(),
-                            config.kafka().replicationFactor()));
+                            durability));
             projector.setUncaughtExceptionHandler(e -> {
                 if (fencedInstance(e)) {
                     return stopFenced(io.monitorbackbone.projector.ProjectorConfig.APPLICATION_ID);

@@ -71,6 +71,40 @@ final class StartChecks {
     }
 
     /**
+     * The durability settings ({@code MP_REPLICATION_FACTOR}, {@code MP_MIN_INSYNC_REPLICAS},
+     * {@code MP_ALLOW_SINGLE_REPLICA}): a value that is not one, or a min ISR outside 1 to the replication factor, is
+     * refused before anything starts; so is more than one copy on the embedded broker, which is one broker.
+     */
+    static io.monitorbackbone.binding.Durability durability(GatewayConfig.Kafka kafka) {
+        try {
+            io.monitorbackbone.binding.Durability durability =
+                    io.monitorbackbone.gateway.kafka.KafkaRuntime.durability(kafka);
+            if (kafka.bootstrapServers().isEmpty()) {
+                java.util.Optional<String> refused = durability.refusal(1);
+                if (refused.isPresent()) {
+                    throw new io.monitorbackbone.binding.Durability.Refused(
+                            refused.get() + " (the embedded broker; a cluster is KAFKA_BOOTSTRAP_SERVERS)");
+                }
+            }
+            return durability;
+        } catch (io.monitorbackbone.binding.Durability.Refused e) {
+            throw refused("monitor-backbone cannot start: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Starts what asks the cluster about the durability settings; a cluster that cannot or should not take them (too
+     * few brokers, or one copy on 3 or more) ends the start with the reason as one line.
+     */
+    static <T> T onTheCluster(java.util.function.Supplier<T> start) {
+        try {
+            return start.get();
+        } catch (io.monitorbackbone.binding.Durability.Refused e) {
+            throw refused("monitor-backbone cannot start: " + e.getMessage());
+        }
+    }
+
+    /**
      * Wrapped on purpose: a bare PreventFurtherStepsException from a start-up observer is swallowed as a command-mode
      * stop and the process would wait forever; as the root cause of a failed start, Quarkus prints its message alone
      * on stderr and exits with its status.

@@ -1,5 +1,6 @@
 package io.monitorbackbone.leases;
 
+import io.monitorbackbone.binding.Durability;
 import io.monitorbackbone.binding.KafkaClients;
 import io.monitorbackbone.binding.TopicLayout;
 import io.monitorbackbone.binding.Topics;
@@ -37,6 +38,8 @@ public final class LeaseApp {
      *                   keeps its tasks, so leases do not pause for a rebalance); null for dynamic membership
      * @param partitions partitions of the command and reply topics when this app creates them: how many tasks, and so
      *                   how many instances, the leases can be spread over
+     * @param durability replication factor and {@code min.insync.replicas} of the lease topics and of the app's
+     *                   internal topics
      * @param commitIntervalMs how often a transaction commits; a reply is visible only then, so this bounds the added
      *                   latency of every lease request
      */
@@ -45,10 +48,10 @@ public final class LeaseApp {
             Path stateDir,
             String instanceId,
             int partitions,
-            short replicationFactor,
+            Durability durability,
             long commitIntervalMs) {
 
-        /** Settings with nothing passed through to the clients. */
+        /** Settings with nothing passed through to the clients, and only a replication factor. */
         public Settings(
                 String bootstrapServers,
                 Path stateDir,
@@ -61,8 +64,12 @@ public final class LeaseApp {
                     stateDir,
                     instanceId,
                     partitions,
-                    replicationFactor,
+                    Durability.of(replicationFactor),
                     commitIntervalMs);
+        }
+
+        public short replicationFactor() {
+            return durability.replicationFactor();
         }
 
         public String bootstrapServers() {
@@ -89,7 +96,7 @@ public final class LeaseApp {
                     stateDir,
                     instance == null || instance.isBlank() ? null : instance,
                     Integer.parseInt(env.getOrDefault("MP_LEASE_PARTITIONS", "3")),
-                    Short.parseShort(env.getOrDefault("MP_REPLICATION_FACTOR", "1")),
+                    Durability.fromEnvironment(env, (short) 1),
                     Long.parseLong(env.getOrDefault("MP_LEASES_COMMIT_INTERVAL_MS", "100")));
         }
     }
@@ -133,7 +140,8 @@ public final class LeaseApp {
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
         p.put(StreamsConfig.STATE_DIR_CONFIG, settings.stateDir().toString());
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
-        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) settings.replicationFactor());
+        // Its changelog and repartition topics as durable as the lease topics.
+        p.putAll(settings.durability().streamsConfigs());
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, settings.commitIntervalMs());
         // The thread commits only between polls: with nothing more to read, a poll of the default 100 ms would hold a
         // decided reply back that long whatever the commit interval.
@@ -148,10 +156,16 @@ public final class LeaseApp {
         return settings.clients().streams(p);
     }
 
-    /** @return the command topic's partition count, which the topology must match */
+    /**
+     * Refuses durability settings the cluster cannot or should not take ({@link Durability#checkCluster}), then creates
+     * the lease topics where missing.
+     *
+     * @return the command topic's partition count, which the topology must match
+     */
     static int ensureTopics(Settings settings) {
-        TopicLayout layout = new TopicLayout(settings.replicationFactor(), 1, settings.partitions());
+        TopicLayout layout = TopicLayout.of(settings.durability(), 1, settings.partitions());
         try (Admin admin = Admin.create(settings.clients().properties("mp-leases-admin", Map.of()))) {
+            settings.durability().checkCluster(admin, Duration.ofSeconds(60));
             TopicLayout.createMissing(admin, layout.leaseTopics(), Duration.ofSeconds(60));
             TopicDescription commands = admin.describeTopics(List.of(Topics.LEASE_COMMANDS))
                     .allTopicNames()

@@ -54,6 +54,29 @@ class LeaseAppTest {
     }
 
     @Test
+    void theInternalTopicsTakeTheConfiguredReplicationAndMinInsyncReplicas(@TempDir Path data) {
+        LeaseApp.Settings settings = LeaseApp.Settings.fromEnvironment(Map.of(
+                "KAFKA_BOOTSTRAP_SERVERS", "broker:9092",
+                "MP_DATA", data.toString(),
+                "MP_REPLICATION_FACTOR", "3",
+                "MP_MIN_INSYNC_REPLICAS", "2"));
+
+        Properties config = LeaseApp.config(settings);
+
+        assertThat(config)
+                .containsEntry(StreamsConfig.REPLICATION_FACTOR_CONFIG, 3)
+                .containsEntry(StreamsConfig.topicPrefix("min.insync.replicas"), "2");
+        assertThat(new StreamsConfig(config).getInt(StreamsConfig.REPLICATION_FACTOR_CONFIG))
+                .isEqualTo(3);
+        assertThatThrownBy(() -> LeaseApp.Settings.fromEnvironment(Map.of(
+                        "KAFKA_BOOTSTRAP_SERVERS", "broker:9092",
+                        "MP_DATA", data.toString(),
+                        "MP_REPLICATION_FACTOR", "2",
+                        "MP_MIN_INSYNC_REPLICAS", "3")))
+                .hasMessageContaining("MP_MIN_INSYNC_REPLICAS is 3 but MP_REPLICATION_FACTOR is 2");
+    }
+
+    @Test
     void everyClientsPropertiesPassThroughToTheStreamsClient(@TempDir Path data) {
         LeaseApp.Settings settings = LeaseApp.Settings.fromEnvironment(Map.of(
                 "KAFKA_BOOTSTRAP_SERVERS",

@@ -58,10 +58,15 @@ public final class ProjectorApp {
         return new KafkaStreams(ProjectorTopology.build(config.partitions()), config.streamsProperties());
     }
 
-    /** Creates the compacted {@code mp.state} topic; an existing one is kept as it is. */
+    /**
+     * Refuses durability settings the cluster cannot or should not take ({@link
+     * io.monitorbackbone.binding.Durability#checkCluster}), then creates the compacted {@code mp.state} topic; an
+     * existing one is kept as it is.
+     */
     public static void ensureStateTopic(ProjectorConfig config) throws InterruptedException, TimeoutException {
-        TopicLayout layout = new TopicLayout((short) config.replicationFactor(), 1, 1);
+        TopicLayout layout = TopicLayout.of(config.durability(), 1, 1);
         try (Admin admin = Admin.create(config.adminProperties())) {
+            config.durability().checkCluster(admin, Duration.ofSeconds(60));
             if (TopicLayout.createIfMissing(
                     admin, layout.state(config.stateTopicPartitions()), Duration.ofSeconds(60))) {
                 LOGGER.info("created topic={} partitions={}", Topics.STATE, config.stateTopicPartitions());

@@ -1,5 +1,6 @@
 package io.monitorbackbone.projector;
 
+import io.monitorbackbone.binding.Durability;
 import io.monitorbackbone.binding.KafkaClients;
 import java.util.Locale;
 import java.util.Map;
@@ -17,7 +18,9 @@ import org.apache.kafka.streams.StreamsConfig;
  *                            back without a rebalance; null for dynamic membership
  * @param partitions          partitions of the by-monitor repartition topic: how far the fold can spread
  * @param stateTopicPartitions partitions of {@code mp.state} when the app creates it
- * @param replicationFactor   of the internal topics and {@code mp.state}; -1 takes the broker's default
+ * @param durability          replication factor ({@code MP_PROJECTOR_REPLICATION_FACTOR}, else
+ *                            {@code MP_REPLICATION_FACTOR}, else -1: the broker's default) and
+ *                            {@code min.insync.replicas} of the internal topics and {@code mp.state}
  * @param commitIntervalMs    how often the store is committed, and so how long a change may wait before it reaches
  *                            {@code mp.state} (the cache coalesces a busy monitor's changes in between)
  * @param topicDiscoveryMs    metadata refresh of the pattern subscription: a new monitor's topic is folded at most
@@ -33,7 +36,7 @@ public record ProjectorConfig(
         int partitions,
         int stateTopicPartitions,
         int threads,
-        int replicationFactor,
+        Durability durability,
         long commitIntervalMs,
         long topicDiscoveryMs,
         String processingGuarantee,
@@ -69,6 +72,11 @@ public record ProjectorConfig(
             }
         });
         String instance = env.get("MP_PROJECTOR_INSTANCE_ID");
+        Durability durability = Durability.fromEnvironment(env, (short) -1);
+        String own = env.get("MP_PROJECTOR_REPLICATION_FACTOR");
+        if (own != null && !own.isBlank()) {
+            durability = durability.withReplicationFactor((short) integer(env, "MP_PROJECTOR_REPLICATION_FACTOR", -1));
+        }
         return new ProjectorConfig(
                 bootstrap,
                 env.getOrDefault("MP_PROJECTOR_STATE_DIR", "data/projector"),
@@ -76,7 +84,7 @@ public record ProjectorConfig(
                 partitions,
                 integer(env, "MP_STATE_PARTITIONS", partitions),
                 integer(env, "MP_PROJECTOR_THREADS", 1),
-                integer(env, "MP_PROJECTOR_REPLICATION_FACTOR", -1),
+                durability,
                 integer(env, "MP_PROJECTOR_COMMIT_INTERVAL_MS", 1000),
                 integer(env, "MP_PROJECTOR_TOPIC_DISCOVERY_MS", 2000),
                 env.getOrDefault("MP_PROJECTOR_PROCESSING_GUARANTEE", StreamsConfig.AT_LEAST_ONCE),
@@ -88,7 +96,7 @@ public record ProjectorConfig(
      * {@code mp.state} within a fraction of a second, and the hosting process's instance id ({@code MP_INSTANCE_ID}) as static member id.
      */
     public static ProjectorConfig hosted(
-            KafkaClients clients, String stateDir, String instanceId, int partitions, int replicationFactor) {
+            KafkaClients clients, String stateDir, String instanceId, int partitions, Durability durability) {
         return new ProjectorConfig(
                 clients.bootstrapServers(),
                 stateDir,
@@ -96,17 +104,28 @@ public record ProjectorConfig(
                 partitions,
                 partitions,
                 1,
-                replicationFactor,
+                durability,
                 100,
                 1000,
                 StreamsConfig.AT_LEAST_ONCE,
                 clients.passThrough());
     }
 
+    /** The hosted projector with only a replication factor. */
+    public static ProjectorConfig hosted(
+            KafkaClients clients, String stateDir, String instanceId, int partitions, int replicationFactor) {
+        return hosted(clients, stateDir, instanceId, partitions, Durability.of((short) replicationFactor));
+    }
+
     /** The hosted projector with nothing passed through to its clients. */
     public static ProjectorConfig hosted(
             String bootstrapServers, String stateDir, String instanceId, int partitions, int replicationFactor) {
         return hosted(KafkaClients.of(bootstrapServers), stateDir, instanceId, partitions, replicationFactor);
+    }
+
+    /** Of the internal topics and {@code mp.state}; -1 takes the broker's default. */
+    public int replicationFactor() {
+        return durability.replicationFactor();
     }
 
     /** The admin client's properties, for creating {@code mp.state}. */
@@ -123,7 +142,8 @@ public record ProjectorConfig(
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
         p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
-        p.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, replicationFactor);
+        // The repartition topic and changelog as durable as every other topic the server creates.
+        p.putAll(durability.streamsConfigs());
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
         // At-least-once suffices for the fold (a redelivered seq changes nothing); exactly_once_v2 is one setting away.
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, processingGuarantee);

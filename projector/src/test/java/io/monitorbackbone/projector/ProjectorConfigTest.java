@@ -81,6 +81,34 @@ class ProjectorConfigTest {
     }
 
     @Test
+    void theInternalTopicsTakeTheServersReplicationAndMinInsyncReplicasUnlessTheProjectorSaysOtherwise() {
+        Properties shared = ProjectorConfig.fromEnv(Map.of(
+                        "KAFKA_BOOTSTRAP_SERVERS", "k:9092",
+                        "MP_REPLICATION_FACTOR", "3",
+                        "MP_MIN_INSYNC_REPLICAS", "2"))
+                .streamsProperties();
+        ProjectorConfig own = ProjectorConfig.fromEnv(Map.of(
+                "KAFKA_BOOTSTRAP_SERVERS", "k:9092",
+                "MP_REPLICATION_FACTOR", "3",
+                "MP_PROJECTOR_REPLICATION_FACTOR", "5"));
+        Properties hosted = ProjectorConfig.hosted(
+                        io.monitorbackbone.binding.KafkaClients.of("k:9092"),
+                        "/data/streams/projector-8130",
+                        "gateway-8130",
+                        8,
+                        new io.monitorbackbone.binding.Durability((short) 3, 2, false))
+                .streamsProperties();
+
+        assertThat(shared).containsEntry("replication.factor", 3).containsEntry("topic.min.insync.replicas", "2");
+        assertThat(own.replicationFactor()).isEqualTo(5);
+        assertThat(hosted).containsEntry("replication.factor", 3).containsEntry("topic.min.insync.replicas", "2");
+        assertThat(ProjectorConfig.fromEnv(Map.of("KAFKA_BOOTSTRAP_SERVERS", "k:9092"))
+                        .replicationFactor())
+                .as("the broker's default when nothing is set")
+                .isEqualTo(-1);
+    }
+
+    @Test
     void aNumberThatIsNotOneIsRefusedByName() {
         assertThatThrownBy(() -> ProjectorConfig.fromEnv(Map.of("MP_PROJECTOR_PARTITIONS", "many")))
                 .hasMessageContaining("MP_PROJECTOR_PARTITIONS");

@@ -38,13 +38,21 @@ public class KafkaPorts {
     private volatile LeaseClient leaseClient;
 
     /**
-     * The broker (embedded unless a cluster is configured) and the shared clients; the tables created where missing and
-     * creates cut short by a crash fenced.
+     * The broker (embedded unless a cluster is configured) and the shared clients; the durability settings checked
+     * against the cluster ({@link KafkaRuntime#checkDurability}), the tables created where missing and creates cut short
+     * by a crash fenced.
      *
      * @param env where {@code MP_KAFKA_*} client properties are passed through from
      */
     public KafkaRuntime startBroker(GatewayConfig config, Map<String, String> env) {
-        runtime = KafkaRuntime.start(config, env);
+        KafkaRuntime started = KafkaRuntime.start(config, env);
+        try {
+            started.checkDurability();
+        } catch (RuntimeException e) {
+            started.close();
+            throw e;
+        }
+        runtime = started;
         runtime.ensureTables(Follower.tables());
         runtime.ensureTables(List.of(Topics.SWEEPER));
         // A create this process's broker saw open died with it; with a cluster, another gateway may be mid-create.
@@ -59,9 +67,10 @@ public class KafkaPorts {
         Follower tail = new Follower(cluster.newFollowerConsumer("mp-follower"), view);
         follower = tail;
         tail.start().get(60, TimeUnit.SECONDS);
-        view.barrier(table ->
-                tail.awaitApplied(table, cluster.endOffsets(tail.partitionsOf(table)), Duration.ofSeconds(10)));
-        readers = new ReaderPool(cluster::newReaderConsumer, READERS);
+        ReaderPool pool = new ReaderPool(cluster::newReaderConsumer, READERS);
+        readers = pool;
+        view.barrier(
+                table -> tail.awaitApplied(table, pool.endOffsets(tail.partitionsOf(table)), Duration.ofSeconds(10)));
         fold = new LogFold(readers);
         reader = new LogReader(readers, view::log, (monitorId, endOffset) -> {
             TopicPartition log = new TopicPartition(Topics.obs(monitorId), 0);

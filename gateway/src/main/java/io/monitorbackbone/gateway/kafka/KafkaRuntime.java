@@ -1,5 +1,6 @@
 package io.monitorbackbone.gateway.kafka;
 
+import io.monitorbackbone.binding.Durability;
 import io.monitorbackbone.binding.KafkaClients;
 import io.monitorbackbone.binding.TopicLayout;
 import io.monitorbackbone.binding.Topics;
@@ -47,6 +48,7 @@ public final class KafkaRuntime implements AutoCloseable {
     static final int FOLLOWER_FETCH_MAX_WAIT_MS = 100;
 
     private final KafkaClients clients;
+    private final Durability durability;
     private final TopicLayout layout;
     private final EmbeddedKafka broker;
     private final Admin admin;
@@ -54,7 +56,8 @@ public final class KafkaRuntime implements AutoCloseable {
 
     private KafkaRuntime(GatewayConfig.Kafka config, EmbeddedKafka broker, KafkaClients clients) {
         this.clients = clients;
-        this.layout = new TopicLayout(config.replicationFactor(), config.tablePartitions(), config.leasePartitions());
+        this.durability = durability(config);
+        this.layout = TopicLayout.of(durability, config.tablePartitions(), config.leasePartitions());
         this.broker = broker;
         this.admin = Admin.create(clients.properties("mp-gateway-admin", Map.of()));
         Map<String, Object> p = new HashMap<>();
@@ -103,6 +106,34 @@ public final class KafkaRuntime implements AutoCloseable {
             broker.close();
             throw e;
         }
+    }
+
+    /**
+     * The durability settings of every topic this process creates ({@code MP_REPLICATION_FACTOR},
+     * {@code MP_MIN_INSYNC_REPLICAS}, {@code MP_ALLOW_SINGLE_REPLICA}).
+     *
+     * @throws Durability.Refused naming the setting, for values that are not numbers or cannot work together
+     */
+    public static Durability durability(GatewayConfig.Kafka config) {
+        return Durability.parse(
+                config.replicationFactor(),
+                (short) 1,
+                config.minInsyncReplicas().orElse(null),
+                config.allowSingleReplica().orElse(null));
+    }
+
+    /**
+     * Asks the cluster how many brokers it has and refuses a replication factor it cannot hold, or one copy on a
+     * cluster of 3 or more unless that is allowed: before any topic is created.
+     *
+     * @throws Durability.Refused saying which setting and what to do
+     */
+    public void checkDurability() {
+        durability.checkCluster(admin, Duration.ofSeconds(30));
+    }
+
+    public Durability durability() {
+        return durability;
     }
 
     /** Creates the compacted tables if they are missing; a table that exists is left as it is. */
@@ -232,32 +263,6 @@ public final class KafkaRuntime implements AutoCloseable {
             throw new io.monitorbackbone.protocol.ServerFault("interrupted while changing retention", e);
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new io.monitorbackbone.protocol.ServerFault("Kafka did not change the log's retention: " + e, e);
-        }
-    }
-
-    /**
-     * The last stable offsets of some partitions, asked of the broker: where a read_committed reader ends up once it
-     * has read every committed write (an open transaction, such as a create's, is not waited for).
-     */
-    public Map<org.apache.kafka.common.TopicPartition, Long> endOffsets(
-            List<org.apache.kafka.common.TopicPartition> partitions) {
-        Map<org.apache.kafka.common.TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> latest = new HashMap<>();
-        partitions.forEach(tp -> latest.put(tp, org.apache.kafka.clients.admin.OffsetSpec.latest()));
-        try {
-            Map<org.apache.kafka.common.TopicPartition, Long> out = new HashMap<>();
-            admin.listOffsets(
-                            latest,
-                            new org.apache.kafka.clients.admin.ListOffsetsOptions(
-                                    org.apache.kafka.common.IsolationLevel.READ_COMMITTED))
-                    .all()
-                    .get(10, TimeUnit.SECONDS)
-                    .forEach((tp, info) -> out.put(tp, info.offset()));
-            return out;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new io.monitorbackbone.protocol.ServerFault("interrupted while asking Kafka for offsets", e);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new io.monitorbackbone.protocol.ServerFault("Kafka did not answer an offsets request: " + e, e);
         }
     }
 

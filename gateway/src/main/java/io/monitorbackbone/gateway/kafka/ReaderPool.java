@@ -4,7 +4,9 @@ import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.ServerFault;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +55,19 @@ public final class ReaderPool implements AutoCloseable {
         } finally {
             idle.add(c);
         }
+    }
+
+    /**
+     * The last stable offsets of some partitions (the pool's consumers read committed): where a read_committed reader
+     * ends up once it has read every committed write; an open transaction, such as a create's, is not waited for.
+     *
+     * <p>Asked through a consumer, not the admin client: since Kafka 4.0 {@code Admin.listOffsets} caches each
+     * partition's leader and, when that broker dies and is fenced, keeps waiting for it until its timeout instead of
+     * asking for the new leader (KAFKA-20673), so every read that catches up with a table led by a dead broker would be
+     * refused for as long as the broker is down. A consumer asks its metadata again after a disconnection.
+     */
+    Map<TopicPartition, Long> endOffsets(Collection<TopicPartition> partitions) {
+        return withConsumer(c -> c.endOffsets(partitions, TIMEOUT));
     }
 
     /**
