@@ -1,5 +1,6 @@
 package io.monitorbackbone.deploy;
 
+import io.monitorbackbone.binding.Durability;
 import io.monitorbackbone.binding.KafkaClients;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.gateway.Sweeper;
@@ -172,7 +173,7 @@ final class Access {
     /** The leases app's processing guarantee, as the hosting process configures it. */
     static String leasesGuarantee() {
         return String.valueOf(LeaseApp.config(new LeaseApp.Settings(
-                        KafkaClients.of("kafka:9092"), Path.of("/data"), "leases-0", 3, (short) 3, 10))
+                        KafkaClients.of("kafka:9092"), Path.of("/data"), "leases-0", 3, Durability.of((short) 3), 10))
                 .get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG));
     }
 
