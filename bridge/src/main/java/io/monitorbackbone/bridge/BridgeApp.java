@@ -43,6 +43,18 @@ public final class BridgeApp implements AutoCloseable {
      */
     public record Settings(KafkaClients clients, TopicLayout layout, String instanceId) {}
 
+    /**
+     * The prefix of every bridged monitor's consumer group, {@code mp-bridge.<monitor id>}: the deployment's ACLs grant
+     * Read on groups by this prefix (deploy/k8s/user.yaml).
+     */
+    public static final String GROUP_PREFIX = "mp-bridge.";
+
+    /**
+     * The prefix of every bridge producer's transactional id, {@code mp-bridge.<monitor id>.<instance id>}: the
+     * deployment's ACLs grant Write on transactional ids by this prefix.
+     */
+    public static final String TRANSACTIONAL_ID_PREFIX = "mp-bridge.";
+
     /** The outcomes {@link #total} counts: observations, rejected rows, dead letters. */
     public static final List<String> OUTCOMES = List.of("bridged", "rejected", "dead_lettered");
 

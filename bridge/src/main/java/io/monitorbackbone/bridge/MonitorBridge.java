@@ -61,8 +61,6 @@ final class MonitorBridge {
      */
     static final int TRANSACTION_TIMEOUT_MS = 10_000;
 
-    public static final String GROUP_PREFIX = "mp-bridge.";
-
     private final BridgeApp.Settings settings;
     private final KafkaSource source;
     private final String monitorId;
@@ -93,7 +91,11 @@ final class MonitorBridge {
     }
 
     static String group(String monitorId) {
-        return GROUP_PREFIX + monitorId;
+        return BridgeApp.GROUP_PREFIX + monitorId;
+    }
+
+    static String transactionalId(String monitorId, String instanceId) {
+        return BridgeApp.TRANSACTIONAL_ID_PREFIX + monitorId + "." + instanceId;
     }
 
     KafkaSource source() {
@@ -287,7 +289,7 @@ final class MonitorBridge {
 
     private KafkaProducer<String, byte[]> producer() {
         Map<String, Object> p = new HashMap<>();
-        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, GROUP_PREFIX + monitorId + "." + settings.instanceId());
+        p.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId(monitorId, settings.instanceId()));
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);

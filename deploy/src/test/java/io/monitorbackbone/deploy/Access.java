@@ -3,6 +3,7 @@ package io.monitorbackbone.deploy;
 import io.monitorbackbone.binding.Durability;
 import io.monitorbackbone.binding.KafkaClients;
 import io.monitorbackbone.binding.Topics;
+import io.monitorbackbone.bridge.BridgeApp;
 import io.monitorbackbone.gateway.Sweeper;
 import io.monitorbackbone.gateway.kafka.KafkaRuntime;
 import io.monitorbackbone.leases.LeaseApp;
@@ -93,7 +94,10 @@ final class Access {
         List<Need> needs = new ArrayList<>();
         for (String topic : fixedTopics()) {
             needs.add(new Need("topic", topic, false, "Create", "every role creates the topics it uses where missing"));
-            needs.add(new Need("topic", topic, false, "Read", "followed or consumed"));
+            if (!topic.equals(Topics.BRIDGE_DEAD_LETTERS)) {
+                // The bridge's dead letters are for the organisation's operators to read: no role of the server does.
+                needs.add(new Need("topic", topic, false, "Read", "followed or consumed"));
+            }
             if (!topic.equals(Topics.SWEEPER)) {
                 // The sweeper's topic only elects a member of its group: nobody writes it.
                 needs.add(new Need("topic", topic, false, "Write", "written by the gateway or a Streams app"));
@@ -119,6 +123,23 @@ final class Access {
                 true,
                 "Describe",
                 "a gateway's start lists creates cut short (listTransactions)"));
+
+        // The bridge (docs/adr/0015-bridge.md): a consumer group per bridged monitor, whose offsets it commits, also
+        // inside its transactions (sendOffsetsToTransaction); a transactional producer per monitor and process. What it
+        // writes (a monitor's log, the lease-subject marks, the dead letters) and follows (mp.monitors) is above; the
+        // source topics are the organisation's (sourceNeeds).
+        needs.add(new Need(
+                "group",
+                BridgeApp.GROUP_PREFIX,
+                true,
+                "Read",
+                "a bridged monitor's consumer group, " + BridgeApp.GROUP_PREFIX + "<monitor id>"));
+        needs.add(new Need(
+                "transactionalId",
+                BridgeApp.TRANSACTIONAL_ID_PREFIX,
+                true,
+                "Write",
+                "a bridge's transactions, " + BridgeApp.TRANSACTIONAL_ID_PREFIX + "<monitor id>.<instance id>"));
 
         streamsApp(
                 needs,
@@ -170,6 +191,15 @@ final class Access {
         return false;
     }
 
+    /**
+     * What the bridge does on a bridged monitor's source, a topic the organisation names and owns: its consumer reads it
+     * (fetch, the group's offsets, offsets by time and the end offsets, all of which Read allows, as it implies
+     * Describe). It reads no topic configuration (no DescribeConfigs) and never writes or creates it.
+     */
+    static List<Need> sourceNeeds(String topic) {
+        return List.of(new Need("topic", topic, false, "Read", "the source of a bridged monitor, kafka:" + topic));
+    }
+
     /** The leases app's processing guarantee, as the hosting process configures it. */
     static String leasesGuarantee() {
         return String.valueOf(LeaseApp.config(new LeaseApp.Settings(
@@ -201,6 +231,24 @@ final class Access {
             acls.add(new Acl(type, name, "prefix".equals(pattern), ops));
         }
         return acls;
+    }
+
+    /**
+     * The ACLs the example overlay {@code deploy/bridged-source} adds to the server's KafkaUser: the values of its JSON
+     * patch's {@code add} operations on the user's ACL list.
+     */
+    static List<Acl> sourceAcls() {
+        List<Object> entries = new ArrayList<>();
+        Object patch = new org.yaml.snakeyaml.Yaml()
+                .load(Manifests.read(Manifests.DIR.resolve("bridged-source/source-acls.yaml")));
+        for (Object op : (List<?>) patch) {
+            if (!"add".equals(Manifests.string(op, "op"))
+                    || !"/spec/authorization/acls/-".equals(Manifests.string(op, "path"))) {
+                throw new AssertionError("the overlay's patch only adds ACLs to the user: " + op);
+            }
+            entries.add(Manifests.map(op, "value"));
+        }
+        return acls(Map.of("spec", Map.of("authorization", Map.of("acls", entries))));
     }
 
     /** What is wrong with these ACLs for these needs: each need no ACL allows, each grant no need uses. */

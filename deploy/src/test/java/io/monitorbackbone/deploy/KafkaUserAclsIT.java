@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.broker.ClientCredentials;
 import io.monitorbackbone.gateway.Probes;
 import io.monitorbackbone.testsupport.Http;
 import io.monitorbackbone.testsupport.ScramKafka;
 import io.monitorbackbone.testsupport.ServerProcess;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,9 +20,17 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
 import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AclBinding;
 import org.apache.kafka.common.acl.AclOperation;
@@ -28,6 +38,8 @@ import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,6 +66,14 @@ class KafkaUserAclsIT {
                     .get(60, TimeUnit.SECONDS);
             List<AclBinding> bindings = bindings(acls);
             admin.createAcls(bindings).all().get(60, TimeUnit.SECONDS);
+            // A bridged monitor's source, the organisation's topic, written by a plain producer as the broker's own
+            // user; the server's user may read it as the bridged-source overlay grants (docs/cluster.md).
+            List<Access.Acl> sourceAcls = Access.sourceAcls();
+            String source = sourceAcls.get(0).name();
+            admin.createTopics(List.of(new NewTopic(source, 2, (short) 1)))
+                    .all()
+                    .get(60, TimeUnit.SECONDS);
+            admin.createAcls(bindings(sourceAcls)).all().get(60, TimeUnit.SECONDS);
 
             Map<String, String> env = new LinkedHashMap<>();
             env.put("KAFKA_BOOTSTRAP_SERVERS", kafka.bootstrapServers());
@@ -113,6 +133,48 @@ class KafkaUserAclsIT {
                 Http.Response compacted = compact(http, monitor, 1);
                 assertThat(compacted.status()).as(compacted.body()).isEqualTo(200);
 
+                // A bridged monitor: its records reach its log through the bridge's group, transactions, lease-subject
+                // marks and dead letters, with only the ACLs above.
+                String bridgedId = "acl-bridged-" + Long.toHexString(System.nanoTime());
+                Http.Response bridgedCreated = http.post(
+                        "/mp/v0/monitors",
+                        "{\"id\":\"" + bridgedId + "\",\"name\":\"ACL bridged\",\"horizon\":\"minute\","
+                                + "\"visibility\":\"public\",\"capabilities\":[\"observe\"],"
+                                + "\"types\":[\"com.example.order\"],\"source\":{\"kind\":\"feed\",\"ref\":\"kafka:"
+                                + source + "\",\"settings\":{\"format\":\"json\",\"type\":\"/kind\","
+                                + "\"subject\":\"/order\",\"start\":\"earliest\"}}}",
+                        null);
+                assertThat(bridgedCreated.status()).as(bridgedCreated.body()).isEqualTo(201);
+                String bridgedOwner = bridgedCreated.json().get("owner_token").asText();
+                Http.Response bridgedSubscribed = http.post(
+                        "/mp/v0/subscriptions",
+                        "{\"monitor\":\"" + bridgedId + "\",\"subscriber\":\"agent:acl-bridged\","
+                                + "\"capabilities\":[\"observe\"]}",
+                        bridgedOwner);
+                assertThat(bridgedSubscribed.status())
+                        .as(bridgedSubscribed.body())
+                        .isEqualTo(201);
+                Bridged bridged = new Bridged(
+                        http,
+                        bridgedSubscribed.json().at("/subscription/id").asText(),
+                        bridgedSubscribed.json().get("token").asText());
+                try (KafkaProducer<byte[], byte[]> p = superUserProducer(kafka)) {
+                    for (int i = 1; i <= 3; i++) {
+                        p.send(order(source, i)).get(60, TimeUnit.SECONDS);
+                    }
+                    // A record that is not JSON at all: dead-lettered, in the same transactions.
+                    p.send(new ProducerRecord<>(source, 0, null, new byte[] {(byte) 0xff, 0}))
+                            .get(60, TimeUnit.SECONDS);
+                }
+                await("the bridge wrote the source's records into the monitor's log")
+                        .atMost(DEADLINE)
+                        .untilAsserted(
+                                () -> assertThat(bridged.subjects()).containsExactlyInAnyOrder("o-1", "o-2", "o-3"));
+                await("the bridge dead-lettered the record that is not JSON")
+                        .atMost(DEADLINE)
+                        .untilAsserted(
+                                () -> assertThat(deadLetters(kafka, bridgedId)).isEqualTo(1));
+
                 Http management = new Http(server.managementUri());
                 await("every role is ready").atMost(DEADLINE).untilAsserted(() -> {
                     Http.Response ready = management.get(Probes.READY_PATH, null);
@@ -138,6 +200,16 @@ class KafkaUserAclsIT {
                                         .at("/counters/observations")
                                         .asLong(0))
                                 .isGreaterThanOrEqualTo(6));
+                // The bridge goes on from its group's committed offsets, each record once.
+                try (KafkaProducer<byte[], byte[]> p = superUserProducer(kafka)) {
+                    for (int i = 4; i <= 5; i++) {
+                        p.send(order(source, i)).get(60, TimeUnit.SECONDS);
+                    }
+                }
+                await("the bridge wrote the records sent after the restart, and none twice")
+                        .atMost(DEADLINE)
+                        .untilAsserted(() -> assertThat(bridged.subjects())
+                                .containsExactlyInAnyOrder("o-1", "o-2", "o-3", "o-4", "o-5"));
                 await("every role is ready again").atMost(DEADLINE).untilAsserted(() -> {
                     Http.Response ready = management.get(Probes.READY_PATH, null);
                     assertThat(ready.status()).as(ready.body()).isEqualTo(200);
@@ -149,11 +221,15 @@ class KafkaUserAclsIT {
                         .doesNotContainIgnoringCase("not authorized")
                         .doesNotContain(user.password());
 
+                assertThat(bridged.subjects())
+                        .as("each source record bridged once")
+                        .containsExactlyInAnyOrder("o-1", "o-2", "o-3", "o-4", "o-5");
+
                 // Without its Delete grant on the logs, admin/compact (deleteRecords) is refused: the ACLs are what
                 // allows it, and the run above would have failed on any grant it needs.
                 AclBinding delete = bindings.stream()
                         .filter(b -> b.pattern().resourceType() == ResourceType.TOPIC
-                                && b.pattern().name().equals(io.monitorbackbone.binding.Topics.OBS_PREFIX)
+                                && b.pattern().name().equals(Topics.OBS_PREFIX)
                                 && b.entry().operation() == AclOperation.DELETE)
                         .findFirst()
                         .orElseThrow();
@@ -165,8 +241,82 @@ class KafkaUserAclsIT {
                             Http.Response refused = compact(http, monitor, 3);
                             assertThat(refused.status()).as(refused.body()).isNotEqualTo(200);
                         });
+
+                // Without the overlay's Read on the source, the bridge's consumer is refused: that grant is what lets
+                // the bridge read the organisation's topic.
+                admin.deleteAcls(bindings(sourceAcls).stream()
+                                .map(AclBinding::toFilter)
+                                .toList())
+                        .all()
+                        .get(60, TimeUnit.SECONDS);
+                await("the broker refuses the bridge's consumer the source without the grant")
+                        .atMost(DEADLINE)
+                        .untilAsserted(() -> assertThat(server.log())
+                                .contains("bridge: monitor " + bridgedId)
+                                .contains("TopicAuthorizationException"));
             }
         }
+    }
+
+    /** The bridged monitor's log, read through a subscription from its start. */
+    private record Bridged(Http http, String subscription, String token) {
+        /** The subjects of the bridged observations in the whole log, in log order. */
+        List<String> subjects() {
+            List<String> subjects = new ArrayList<>();
+            long cursor = 1;
+            while (true) {
+                Http.Response page =
+                        http.get("/mp/v0/subscriptions/" + subscription + "/pull?limit=200&cursor=" + cursor, token);
+                assertThat(page.status()).as(page.body()).isEqualTo(200);
+                JsonNode observations = page.json().get("observations");
+                if (observations.isEmpty()) {
+                    return subjects;
+                }
+                observations.forEach(o -> {
+                    if (o.get("type").asText().equals("com.example.order")) {
+                        subjects.add(o.get("subject").asText());
+                    }
+                });
+                cursor = page.json().get("next").asLong();
+            }
+        }
+    }
+
+    private static ProducerRecord<byte[], byte[]> order(String topic, int n) {
+        String value = "{\"kind\":\"com.example.order\",\"order\":\"o-" + n + "\",\"total\":" + n + "}";
+        return new ProducerRecord<>(
+                topic, ("k" + n).getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The committed dead letters of a monitor, read as the broker's own user: no role of the server reads them. */
+    private static int deadLetters(ScramKafka kafka, String monitorId) {
+        Map<String, Object> c = new HashMap<>(kafka.clientProperties());
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(c, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(Topics.BRIDGE_DEAD_LETTERS).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(partitions);
+            int found = 0;
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(500))) {
+                    if (r.key() != null && new String(r.key(), StandardCharsets.UTF_8).equals(monitorId)) {
+                        found++;
+                    }
+                }
+            }
+            return found;
+        }
+    }
+
+    /** A plain producer of the organisation's, as the broker's own (super) user. */
+    private static KafkaProducer<byte[], byte[]> superUserProducer(ScramKafka kafka) {
+        Map<String, Object> p = new HashMap<>(kafka.clientProperties());
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        return new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 
     private static Http.Response compact(Http http, String monitor, long uptoSeq) {

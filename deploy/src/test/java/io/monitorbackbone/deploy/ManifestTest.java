@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.monitorbackbone.binding.TopicLayout;
 import io.monitorbackbone.binding.Topics;
+import io.monitorbackbone.bridge.BridgeApp;
 import io.monitorbackbone.gateway.Probes;
 import io.monitorbackbone.gateway.Roles;
 import io.monitorbackbone.gateway.kafka.Follower;
@@ -68,7 +69,21 @@ class ManifestTest {
                         "group " + io.monitorbackbone.leases.LeaseApp.APPLICATION_ID,
                         "group " + io.monitorbackbone.projector.ProjectorConfig.APPLICATION_ID,
                         "transactionalId " + io.monitorbackbone.gateway.kafka.KafkaRuntime.CREATE_PREFIX,
-                        "transactionalId " + io.monitorbackbone.leases.LeaseApp.APPLICATION_ID + "-");
+                        "transactionalId " + io.monitorbackbone.leases.LeaseApp.APPLICATION_ID + "-",
+                        "topic " + Topics.BRIDGE_DEAD_LETTERS,
+                        "group " + BridgeApp.GROUP_PREFIX,
+                        "transactionalId " + BridgeApp.TRANSACTIONAL_ID_PREFIX);
+        // The bridge's names are prefixes, as its groups and transactional ids carry a monitor id.
+        assertThat(needs)
+                .filteredOn(n ->
+                        n.name().equals(BridgeApp.GROUP_PREFIX) && !n.type().equals("topic"))
+                .isNotEmpty()
+                .allSatisfy(n -> assertThat(n.prefix()).isTrue());
+        // Nothing of the server reads the dead letters: the bridge creates and writes them.
+        assertThat(needs)
+                .filteredOn(n -> n.name().equals(Topics.BRIDGE_DEAD_LETTERS))
+                .extracting(Access.Need::operation)
+                .containsExactlyInAnyOrder("Create", "Write");
         // The leases service runs exactly once (transactions), the hosted projector at least once (none).
         assertThat(named)
                 .doesNotContain("transactionalId " + io.monitorbackbone.projector.ProjectorConfig.APPLICATION_ID + "-");
@@ -105,12 +120,71 @@ class ManifestTest {
         assertThat(Access.problems(wrongPrefix, needs))
                 .anySatisfy(p -> assertThat(p).contains("no ACL allows Write on transactionalId mp-create-*"));
 
+        List<Access.Acl> noBridgeGroup = new ArrayList<>(acls);
+        noBridgeGroup.removeIf(a -> a.type().equals("group") && a.name().equals("mp-bridge."));
+        assertThat(Access.problems(noBridgeGroup, needs))
+                .anySatisfy(p -> assertThat(p).contains("no ACL allows Read on group mp-bridge.* (prefix)"));
+
+        List<Access.Acl> literalBridgeTransactions = replace(
+                acls, "transactionalId", "mp-bridge.", a -> new Access.Acl(a.type(), a.name(), false, a.operations()));
+        assertThat(Access.problems(literalBridgeTransactions, needs))
+                .anySatisfy(p -> assertThat(p).contains("no ACL allows Write on transactionalId mp-bridge.* (prefix)"));
+
+        List<Access.Acl> noDeadLetters = new ArrayList<>(acls);
+        noDeadLetters.removeIf(a -> a.type().equals("topic") && a.name().equals(Topics.BRIDGE_DEAD_LETTERS));
+        assertThat(Access.problems(noDeadLetters, needs))
+                .anySatisfy(p -> assertThat(p).contains("no ACL allows Write on topic mp.bridge.dead-letters"));
+
         List<Access.Acl> broader = new ArrayList<>(acls);
         broader.add(new Access.Acl("topic", "mp.", true, Set.of("Read")));
         broader.add(new Access.Acl("cluster", "kafka-cluster", false, Set.of("Alter")));
+        broader.add(new Access.Acl("group", "mp-", true, Set.of("Read")));
+        broader.add(new Access.Acl("topic", Topics.BRIDGE_DEAD_LETTERS, false, Set.of("Read")));
         assertThat(Access.problems(broader, needs))
                 .anySatisfy(p -> assertThat(p).contains("[Read] on topic mp.* (prefix) grants Read"))
-                .anySatisfy(p -> assertThat(p).contains("on cluster kafka-cluster grants Alter"));
+                .anySatisfy(p -> assertThat(p).contains("on cluster kafka-cluster grants Alter"))
+                .anySatisfy(p -> assertThat(p).contains("[Read] on group mp-* (prefix) grants Read"))
+                .anySatisfy(p -> assertThat(p).contains("[Read] on topic mp.bridge.dead-letters grants Read"));
+    }
+
+    // The source topics of bridged monitors, the organisation's: granted in an overlay (deploy/bridged-source).
+
+    @Test
+    void theBridgedSourceOverlayGrantsReadOnEachSourceAndNothingElse() {
+        List<Access.Acl> extra = Access.sourceAcls();
+        assertThat(extra).as("the example overlay names a source").isNotEmpty();
+        List<Access.Need> needs = new ArrayList<>(Access.serverNeeds());
+        for (Access.Acl a : extra) {
+            assertThat(a.type()).isEqualTo("topic");
+            assertThat(a.prefix()).as("a source is granted by its literal name").isFalse();
+            assertThat(a.name()).doesNotStartWith("mp.").doesNotStartWith("mp-");
+            needs.addAll(Access.sourceNeeds(a.name()));
+        }
+        List<Access.Acl> acls = new ArrayList<>(Access.acls(user(docs)));
+        acls.addAll(extra);
+        assertThat(Access.problems(acls, needs)).isEmpty();
+
+        // A source granted more than Read, or by a prefix, or not at all, is caught.
+        String source = extra.get(0).name();
+        List<Access.Acl> more = new ArrayList<>(acls);
+        more.add(new Access.Acl("topic", source, false, Set.of("Write", "DescribeConfigs")));
+        more.add(new Access.Acl("topic", source.substring(0, 1), true, Set.of("Read")));
+        assertThat(Access.problems(more, needs))
+                .anySatisfy(p -> assertThat(p).contains("on topic " + source + " grants Write"))
+                .anySatisfy(p -> assertThat(p).contains("on topic " + source + " grants DescribeConfigs"))
+                .anySatisfy(p -> assertThat(p).contains("(prefix) grants Read"));
+        List<Access.Acl> none = new ArrayList<>(Access.acls(user(docs)));
+        assertThat(Access.problems(none, needs))
+                .anySatisfy(p -> assertThat(p).contains("no ACL allows Read on topic " + source + " "));
+    }
+
+    @Test
+    void theBridgedSourceOverlayRendersTheServersUserWithTheSourceGrantsAdded() {
+        assumeTrue(Manifests.kubectlOnPath(), "kubectl is not on PATH");
+        List<Map<String, Object>> rendered = Manifests.kustomize(Manifests.DIR.resolve("bridged-source"));
+        List<Access.Acl> expected = new ArrayList<>(Access.acls(user(Manifests.k8sFiles())));
+        expected.addAll(Access.sourceAcls());
+        assertThat(Access.acls(user(rendered))).containsExactlyInAnyOrderElementsOf(expected);
     }
 
     // The topics.
@@ -174,6 +248,8 @@ class ManifestTest {
         all.addAll(layout.leaseTopics());
         // A projector's start.
         all.add(layout.state(projectorPartitions));
+        // A bridge's start: the monitors table it follows (above) and its dead letters.
+        all.add(layout.bridgeDeadLetters());
         all.forEach(t -> out.computeIfAbsent(t.name(), k -> new ArrayList<>()).add(t));
         return out;
     }
@@ -264,7 +340,8 @@ class ManifestTest {
                 .containsEntry(Set.of(Roles.Role.GATEWAY), "Deployment")
                 .containsEntry(Set.of(Roles.Role.PROJECTOR), "StatefulSet")
                 .containsEntry(Set.of(Roles.Role.LEASES), "StatefulSet")
-                .hasSize(3);
+                .containsEntry(Set.of(Roles.Role.BRIDGE), "StatefulSet")
+                .hasSize(4);
         Map<String, Object> gateway = Manifests.one(docs, "Deployment", "mp-gateway");
         assertThat(Integer.parseInt(string(gateway, "spec", "replicas"))).isGreaterThanOrEqualTo(2);
         for (Workloads.Workload w : Workloads.k8s(docs)) {
@@ -466,7 +543,7 @@ class ManifestTest {
         assertThat(servers.stream().filter(w -> w.roles().set().equals(Set.of(Roles.Role.GATEWAY))))
                 .hasSize(2);
         assertThat(servers.stream().map(w -> w.roles().set()))
-                .contains(Set.of(Roles.Role.PROJECTOR), Set.of(Roles.Role.LEASES));
+                .contains(Set.of(Roles.Role.PROJECTOR), Set.of(Roles.Role.LEASES), Set.of(Roles.Role.BRIDGE));
         Duration shutdownTimeout = Manifests.duration(app.properties().get("quarkus.shutdown.timeout"));
         for (Workloads.Workload w : servers) {
             if (w.has(Roles.Role.GATEWAY)) {
