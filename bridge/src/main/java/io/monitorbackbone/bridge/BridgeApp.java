@@ -70,25 +70,58 @@ public final class BridgeApp implements AutoCloseable {
     private volatile boolean running = true;
     private volatile boolean caughtUp;
     private volatile KafkaConsumer<byte[], byte[]> table;
+    /** Asks the cluster whether each bridged monitor's source topic is there (shared by every bridge here). */
+    private final Admin admin;
 
-    private BridgeApp(Settings settings, Clock clock) {
+    private BridgeApp(Settings settings, Clock clock, Admin admin) {
         this.settings = settings;
         this.clock = clock;
+        this.admin = admin;
         this.thread = new Thread(this::follow, "mp-bridge-monitors");
         this.thread.setDaemon(true);
     }
 
     /** Creates the topics the role writes if they are missing; not yet started. */
     public static BridgeApp create(Settings settings) {
-        try (Admin admin = Admin.create(settings.clients().properties("mp-bridge-admin", Map.of()))) {
+        Admin admin =
+                Admin.create(settings.clients().properties("mp-bridge-" + settings.instanceId() + "-admin", Map.of()));
+        try {
             TopicLayout.createMissing(
                     admin,
                     List.of(
                             settings.layout().table(Topics.MONITORS),
                             settings.layout().bridgeDeadLetters()),
                     Duration.ofSeconds(60));
+        } catch (RuntimeException e) {
+            admin.close();
+            throw e;
         }
-        return new BridgeApp(settings, Clock.systemUTC());
+        return new BridgeApp(settings, Clock.systemUTC(), admin);
+    }
+
+    /**
+     * Why a source topic cannot be bridged, as the cluster says it now, or null when it is there: the topic does not
+     * exist (never created, or deleted), or this process may not see it. Any other failure (a broker that does not
+     * answer) is thrown: it says nothing about the source.
+     */
+    String sourceProblem(String topic) {
+        try {
+            admin.describeTopics(List.of(topic)).allTopicNames().get(15, java.util.concurrent.TimeUnit.SECONDS);
+            return null;
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException) {
+                return "the topic does not exist";
+            }
+            if (e.getCause() instanceof org.apache.kafka.common.errors.TopicAuthorizationException) {
+                return "the bridge is not authorized to describe the topic";
+            }
+            throw new IllegalStateException("cannot describe kafka:" + topic + ": " + e.getCause(), e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot describe kafka:" + topic + ": no answer", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing kafka:" + topic, e);
+        }
     }
 
     public void start() {
@@ -229,5 +262,6 @@ public final class BridgeApp implements AutoCloseable {
             bridges.values().forEach(MonitorBridge::stop);
             bridges.clear();
         }
+        admin.close(Duration.ofSeconds(5));
     }
 }

@@ -5,8 +5,10 @@ import io.monitorbackbone.binding.TopicLayout;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Monitor;
+import io.monitorbackbone.protocol.ProtocolRows;
 import io.monitorbackbone.protocol.Rules;
 import io.monitorbackbone.protocol.Seq;
+import io.monitorbackbone.protocol.Vocabulary;
 import io.monitorbackbone.protocol.lease.LeaseCommand;
 import io.monitorbackbone.protocol.request.KafkaSource;
 import java.nio.charset.StandardCharsets;
@@ -61,6 +63,13 @@ final class MonitorBridge {
      */
     static final int TRANSACTION_TIMEOUT_MS = 10_000;
 
+    /** How often a bridge reading its source asks whether the topic is still there. */
+    static final Duration SOURCE_CHECK = Duration.ofSeconds(5);
+    /** How often a bridge whose source is missing asks whether it has appeared. */
+    static final Duration SOURCE_WAIT = Duration.ofSeconds(1);
+    /** The actor of the rows the bridge writes about its source. */
+    static final String ACTOR = "system:bridge";
+
     private final BridgeApp.Settings settings;
     private final KafkaSource source;
     private final String monitorId;
@@ -70,6 +79,13 @@ final class MonitorBridge {
     private volatile Monitor monitor;
     private volatile boolean running = true;
     private volatile KafkaConsumer<byte[], byte[]> consumer;
+    /** This bridge wrote a {@code missing} row and no {@code present} one since. */
+    private volatile boolean missingReported;
+    /**
+     * This bridge saw its source missing: a partition of the topic that then appears holds only records written after
+     * the monitor asked for them, so a {@code latest} start reads it from its beginning.
+     */
+    private volatile boolean sawMissing;
 
     final AtomicLong bridged = new AtomicLong();
     final AtomicLong rejected = new AtomicLong();
@@ -165,7 +181,11 @@ final class MonitorBridge {
                 return;
             }
             producer.initTransactions();
+            if (!awaitSource(producer)) {
+                return;
+            }
             c.subscribe(List.of(source.topic()), new Positioning(c));
+            long checkAt = System.nanoTime() + SOURCE_CHECK.toNanos();
             while (running) {
                 ConsumerRecords<byte[], byte[]> records = c.poll(POLL);
                 if (!records.isEmpty()) {
@@ -176,10 +196,76 @@ final class MonitorBridge {
                     behind += c.currentLag(tp).orElse(0);
                 }
                 lag.set(behind);
+                if (System.nanoTime() - checkAt >= 0) {
+                    checkAt = System.nanoTime() + SOURCE_CHECK.toNanos();
+                    if (totals.sourceProblem(source.topic()) != null) {
+                        // Deleted under the bridge: say so, and read it again once it is back.
+                        c.unsubscribe();
+                        lag.set(0);
+                        if (!awaitSource(producer)) {
+                            return;
+                        }
+                        c.subscribe(List.of(source.topic()), new Positioning(c));
+                    }
+                }
             }
         } finally {
             consumer = null;
             lag.set(0);
+        }
+    }
+
+    /**
+     * Returns once the source topic is there (true) or the bridge stops (false). While it is missing the monitor's log
+     * says so once, in a {@link Vocabulary#BRIDGE_SOURCE} row with status {@code missing} and the reason, which the
+     * state folds into its {@code stale_source} gap; when it is back, a {@code present} row ends the gap (as any
+     * bridged record would).
+     */
+    private boolean awaitSource(KafkaProducer<String, byte[]> producer) {
+        String problem = totals.sourceProblem(source.topic());
+        while (problem != null) {
+            sawMissing = true;
+            if (!missingReported) {
+                LOGGER.warn("bridge: monitor {}: kafka:{}: {}", monitorId, source.topic(), problem);
+                status(producer, "missing", problem);
+                missingReported = true;
+            }
+            try {
+                if (stopped.await(SOURCE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                    return false;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+            problem = totals.sourceProblem(source.topic());
+        }
+        if (missingReported) {
+            LOGGER.info("bridge: monitor {}: kafka:{} is there", monitorId, source.topic());
+            status(producer, "present", null);
+            missingReported = false;
+        }
+        return running;
+    }
+
+    /** One row about the source, in a transaction of its own. */
+    private void status(KafkaProducer<String, byte[]> producer, String status, String reason) {
+        com.fasterxml.jackson.databind.node.ObjectNode payload = io.monitorbackbone.protocol.Json.object();
+        payload.put("status", status);
+        payload.put("topic", source.topic());
+        if (reason != null) {
+            payload.put("reason", reason);
+        }
+        Instant now = clock.instant();
+        Draft row = ProtocolRows.row(monitor, Vocabulary.BRIDGE_SOURCE, ACTOR, null, payload, false, now);
+        String eventId = "bridge-source:" + settings.instanceId() + ":" + status + ":" + now.toEpochMilli();
+        producer.beginTransaction();
+        try {
+            producer.send(ObservationCodec.encode(Topics.obs(monitorId), monitorId, eventId, row));
+            producer.commitTransaction();
+        } catch (RuntimeException e) {
+            abort(producer);
+            throw e;
         }
     }
 
@@ -320,7 +406,8 @@ final class MonitorBridge {
     /**
      * Where a partition starts: at the group's committed offset; a partition the group never read starts at the source
      * settings' {@code start}, and that position is committed at once, so a restart before the first batch does not
-     * move a {@code latest} or a time on.
+     * move a {@code latest} or a time on. A {@code latest} start of a topic this bridge saw missing is its beginning:
+     * every record of it was written after the monitor asked for them.
      */
     private final class Positioning implements ConsumerRebalanceListener {
         private final KafkaConsumer<byte[], byte[]> c;
@@ -353,7 +440,7 @@ final class MonitorBridge {
                     OffsetAndTimestamp o = found.get(tp);
                     c.seek(tp, o != null ? o.offset() : ends.get(tp));
                 }
-            } else if (source.start().equals("latest")) {
+            } else if (source.start().equals("latest") && !sawMissing) {
                 c.seekToEnd(fresh);
             } else {
                 c.seekToBeginning(fresh);

@@ -354,6 +354,7 @@ class BridgeIT {
                 .at("/capabilities/extensions/io.monitorbackbone~1kafka-bridge");
         assertThat(bridge.get("ref_prefix").asText()).isEqualTo("kafka:");
         assertThat(bridge.get("dead_letters").asText()).isEqualTo(Topics.BRIDGE_DEAD_LETTERS);
+        assertThat(bridge.get("source_status_type").asText()).isEqualTo(SOURCE_ROW);
     }
 
     @Test
@@ -400,6 +401,113 @@ class BridgeIT {
                     http.post("/mp/v0/subscriptions/" + id + "/leases/claim", "{\"subject\":\"job-7\"}", token);
             return claim.status() == 201;
         });
+    }
+
+    private static final String SOURCE_ROW = "io.monitorbackbone.bridge.source";
+
+    private List<String> gaps(Walk.Monitor m) {
+        List<String> out = new ArrayList<>();
+        walk.state(m).json().at("/confidence/gaps").forEach(g -> out.add(g.asText()));
+        return out;
+    }
+
+    @Test
+    void aMonitorCreatedBeforeItsTopicSaysStaleSourceAndBridgesOnceTheTopicAppears() {
+        String topic = "src-" + UUID.randomUUID().toString().substring(0, 8);
+        // latest: every record of a topic created after the monitor is one it asked for.
+        Walk.Monitor m = bridged(topic, "[\"com.example.order\"]", "{\"format\":\"json\",\"start\":\"latest\"}");
+
+        await("the state names the missing source")
+                .atMost(GENEROUS)
+                .pollInterval(Duration.ofMillis(300))
+                .until(() -> gaps(m).contains("stale_source"));
+        JsonNode state = walk.state(m).json();
+        assertThat(state.at("/confidence/gap_reasons/stale_source").asText())
+                .contains("kafka:" + topic, "does not exist");
+        assertThat(state.at("/counters/observations").asLong()).isPositive();
+        JsonNode missing = ofType(logUntil(m, l -> !ofType(l, SOURCE_ROW).isEmpty()), SOURCE_ROW)
+                .get(0);
+        assertThat(missing.at("/data/payload/status").asText()).isEqualTo("missing");
+        assertThat(missing.at("/data/payload/topic").asText()).isEqualTo(topic);
+        assertThat(missing.get("actor").asText()).isEqualTo("system:bridge");
+
+        createTopic(topic, 2);
+        try (KafkaProducer<byte[], byte[]> p = producer(plain())) {
+            for (int i = 0; i < 4; i++) {
+                p.send(record(topic, "k" + i, "{}"));
+            }
+        }
+        List<JsonNode> orders =
+                ofType(logUntil(m, l -> ofType(l, "com.example.order").size() == 4), "com.example.order");
+        assertThat(orders).extracting(o -> o.get("subject").asText()).containsExactlyInAnyOrder("k0", "k1", "k2", "k3");
+        await("the gap is gone once records flow")
+                .atMost(GENEROUS)
+                .pollInterval(Duration.ofMillis(300))
+                .until(() -> !gaps(m).contains("stale_source"));
+        assertThat(walk.state(m).json().at("/confidence/gap_reasons").has("stale_source"))
+                .isFalse();
+    }
+
+    @Test
+    void aSourceTopicDeletedLaterIsAStaleSourceUntilItIsBackAndRecordsFlow() throws Exception {
+        String topic = newTopic(TestKafka.bootstrapServers(), Map.of(), 1);
+        Walk.Monitor m = bridged(topic, "[\"com.example.order\"]", "{\"format\":\"json\"}");
+        try (KafkaProducer<byte[], byte[]> p = producer(plain())) {
+            p.send(record(topic, "before", "{}"));
+        }
+        logUntil(m, l -> ofType(l, "com.example.order").size() == 1);
+        assertThat(gaps(m)).doesNotContain("stale_source");
+
+        try (Admin admin = admin()) {
+            admin.deleteTopics(List.of(topic)).all().get();
+        }
+        await("the state names the deleted source")
+                .atMost(GENEROUS)
+                .pollInterval(Duration.ofMillis(300))
+                .until(() -> gaps(m).contains("stale_source"));
+        assertThat(walk.state(m)
+                        .json()
+                        .at("/confidence/gap_reasons/stale_source")
+                        .asText())
+                .contains("kafka:" + topic, "does not exist");
+
+        createTopic(topic, 1);
+        try (KafkaProducer<byte[], byte[]> p = producer(plain())) {
+            p.send(record(topic, "after", "{}"));
+        }
+        List<JsonNode> orders =
+                ofType(logUntil(m, l -> ofType(l, "com.example.order").size() == 2), "com.example.order");
+        assertThat(orders).extracting(o -> o.get("subject").asText()).containsExactly("before", "after");
+        await("the gap is gone once the topic is back")
+                .atMost(GENEROUS)
+                .pollInterval(Duration.ofMillis(300))
+                .until(() -> !gaps(m).contains("stale_source"));
+    }
+
+    private static Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()));
+    }
+
+    /** Creates the topic, again while a deletion of the same name is still going on. */
+    private static void createTopic(String topic, int partitions) {
+        try (Admin admin = admin()) {
+            await("the topic is created")
+                    .atMost(GENEROUS)
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> {
+                        try {
+                            admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+                                    .all()
+                                    .get();
+                            return true;
+                        } catch (java.util.concurrent.ExecutionException e) {
+                            if (e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException) {
+                                return false;
+                            }
+                            throw e;
+                        }
+                    });
+        }
     }
 
     private void awaitNoBridge(String monitorId) {

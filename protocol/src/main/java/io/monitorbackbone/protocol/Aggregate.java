@@ -2,6 +2,7 @@ package io.monitorbackbone.protocol;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -36,6 +37,10 @@ import java.util.List;
  * @param typesOverflow     more distinct types than {@link #MAX_TYPES} were seen, so {@code types} is not all of them
  * @param undecodable       records no reader could decode, folded as {@code ai.mentu.monitor.undecodable} rows
  *                          (counted in {@code observations} too); 0 in aggregates stored before it existed
+ * @param sourceMissing     the bridge's last word on a Kafka source that is not there ({@link Vocabulary#BRIDGE_SOURCE}
+ *                          with status {@code missing}), until a {@code present} row or a bridged record
+ *                          ({@code provenance.source_ref} {@code kafka:…}) follows it; null otherwise and in aggregates
+ *                          stored before it existed
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -58,7 +63,8 @@ public record Aggregate(
         Independence independence,
         List<String> types,
         boolean typesOverflow,
-        long undecodable) {
+        long undecodable,
+        SourceMissing sourceMissing) {
 
     public static final int MAX_TYPES = 128;
 
@@ -80,7 +86,20 @@ public record Aggregate(
             Independence.UNDECLARED,
             List.of(),
             false,
-            0);
+            0,
+            null);
+
+    /**
+     * A Kafka source the bridge found missing.
+     *
+     * @param topic  the source topic
+     * @param reason what the bridge was told, for people
+     * @param since  the time of the row that said so
+     * @param seq    that row's seq
+     */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record SourceMissing(String topic, String reason, String since, long seq) {}
 
     public Aggregate {
         actors = actors == null ? Actors.NONE : actors;
@@ -125,7 +144,8 @@ public record Aggregate(
                         nextIndependence.hasDeclaration() ? nextIndependence.declared() : List.of())
                 .note(row.actor());
         int actor = nextActors.indexOf(row.actor());
-        boolean source = !row.protocolRow();
+        boolean status = Vocabulary.BRIDGE_SOURCE.equals(row.type());
+        boolean source = !row.protocolRow() && !status;
         boolean completedLease = Vocabulary.LEASE.equals(row.type())
                 && "complete".equals(row.data().path("payload").path("action").asText(null));
         return new Aggregate(
@@ -146,7 +166,28 @@ public record Aggregate(
                 nextIndependence,
                 withType(row.type()),
                 typesOverflow || (row.type() != null && !types.contains(row.type()) && types.size() >= MAX_TYPES),
-                undecodable + (Vocabulary.UNDECODABLE.equals(row.type()) ? 1 : 0));
+                undecodable + (Vocabulary.UNDECODABLE.equals(row.type()) ? 1 : 0),
+                nextSourceMissing(seq, row, status, source));
+    }
+
+    private SourceMissing nextSourceMissing(long seq, Row row, boolean status, boolean source) {
+        if (status) {
+            JsonNode payload = row.data().path("payload");
+            if ("missing".equals(payload.path("status").asText(null))) {
+                return new SourceMissing(
+                        payload.path("topic").asText(null),
+                        payload.path("reason").asText(null),
+                        row.time(),
+                        seq);
+            }
+            return "present".equals(payload.path("status").asText(null)) ? null : sourceMissing;
+        }
+        if (source
+                && sourceMissing != null
+                && row.data().path("provenance").path("source_ref").asText("").startsWith("kafka:")) {
+            return null;
+        }
+        return sourceMissing;
     }
 
     private List<String> withType(String type) {

@@ -43,6 +43,13 @@ public final class Discover {
         bridge.set("formats", Json.array(io.monitorbackbone.protocol.request.KafkaSource.FORMATS));
         bridge.set("settings", Json.array(io.monitorbackbone.protocol.request.KafkaSource.SETTINGS));
         bridge.put("dead_letters", "mp.bridge.dead-letters");
+        // A missing source topic: a row in the log, folded into the stale_source gap with its reason.
+        bridge.put("source_status_type", io.monitorbackbone.protocol.Vocabulary.BRIDGE_SOURCE);
+        // Why a gap is there, where the server knows more than the gap's name.
+        extensions
+                .putObject("io.monitorbackbone/gap-reasons")
+                .put("field", "confidence.gap_reasons")
+                .set("gaps", Json.array(java.util.List.of("stale_source")));
         // The REST binding described as OpenAPI 3.1, the protocol's JSON schemas as its components.
         extensions
                 .putObject("io.monitorbackbone/openapi")

@@ -81,6 +81,17 @@ public final class States {
         ObjectNode values = inputs.putObject("values");
         assessment.values().forEach(values::put);
         confidence.set("gaps", Json.array(gaps(monitor, a, c)));
+        // Beyond the protocol (announced in discover): why a gap is there, where the server knows more than its name.
+        ObjectNode reasons = confidence.putObject("gap_reasons");
+        String missing = sourceMissing(monitor, a);
+        if (missing != null) {
+            reasons.put("stale_source", missing);
+        } else if (staleSource(monitor, a, c.now())) {
+            reasons.put(
+                    "stale_source",
+                    (a.lastSourceContact() != null ? "no source contact" : "no source contact since creation")
+                            + " for longer than ttl_seconds " + monitor.ttlSeconds());
+        }
 
         ObjectNode from = s.putObject("computed_from");
         from.put("seq_from", a.firstSeq() > 0 ? a.firstSeq() : c.retentionFloor());
@@ -102,7 +113,7 @@ public final class States {
         if (a.distinctActors() == 1) {
             gaps.add("single_actor");
         }
-        if (staleSource(monitor, a, c.now())) {
+        if (sourceMissing(monitor, a) != null || staleSource(monitor, a, c.now())) {
             gaps.add("stale_source");
         }
         if (c.activeSubscriptions() == 0) {
@@ -124,6 +135,22 @@ public final class States {
         }
         Long silent = secondsSince(a.lastSourceContact() != null ? a.lastSourceContact() : monitor.created(), now);
         return silent != null && silent > monitor.ttlSeconds();
+    }
+
+    /**
+     * Why the bridge says the monitor's Kafka source is not there, while the monitor still names that topic: the last
+     * {@link Vocabulary#BRIDGE_SOURCE} row said {@code missing} and no bridged record or {@code present} row followed.
+     */
+    static String sourceMissing(Monitor monitor, Aggregate a) {
+        Aggregate.SourceMissing m = a.sourceMissing();
+        if (m == null
+                || !io.monitorbackbone.protocol.request.KafkaSource.names(monitor.source())
+                || !(io.monitorbackbone.protocol.request.KafkaSource.REF_PREFIX + m.topic())
+                        .equals(Json.text(monitor.source(), "ref"))) {
+            return null;
+        }
+        return "kafka:" + m.topic() + ": " + (m.reason() == null ? "the source topic is missing" : m.reason())
+                + " (since " + m.since() + ", seq " + m.seq() + ")";
     }
 
     private static Long secondsSince(String time, Instant now) {

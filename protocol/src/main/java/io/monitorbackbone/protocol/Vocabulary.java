@@ -37,6 +37,13 @@ public final class Vocabulary {
      */
     public static final String UNDECODABLE = PROTOCOL_TYPE_PREFIX + "undecodable";
 
+    /**
+     * Beyond the protocol (docs/adr/0015-bridge.md): what the bridge writes into a Kafka-sourced monitor's log when its
+     * source topic is missing ({@code payload.status} {@code missing}, with {@code topic} and {@code reason}) or there
+     * again ({@code present}). Folded into the state's {@code stale_source} gap; not a source contact.
+     */
+    public static final String BRIDGE_SOURCE = "io.monitorbackbone.bridge.source";
+
     public static final List<String> PROTOCOL_TYPES = List.of(
             CONFIGURED,
             SUBSCRIBED,

@@ -210,4 +210,59 @@ class StatesTest {
         // 0.8 × (0.5 + 0.5) / 2 × 1 / (1 + 1)
         assertThat(c.get("value").asDouble()).isEqualTo(0.2);
     }
+
+    private static final String BRIDGED = "{\"owner\":\"agent:owner\",\"types\":[\"com.example.order\"],"
+            + "\"source\":{\"kind\":\"feed\",\"ref\":\"kafka:orders\",\"settings\":{\"format\":\"json\"}}}";
+
+    @Test
+    void aMissingKafkaSourceIsAStaleSourceGapWithItsReasonUntilRecordsFlowAgain() {
+        LogFixture log = LogFixture.of(BRIDGED, false)
+                .row(
+                        Vocabulary.BRIDGE_SOURCE,
+                        "system:bridge",
+                        null,
+                        "{\"status\":\"missing\",\"topic\":\"orders\",\"reason\":\"the topic does not exist\"}");
+        // No ttl_seconds, no record ever: without the bridge's row nothing would say the source is absent.
+        ObjectNode missing = valid(log.state(log.context(LogFixture.T0)));
+        assertThat(texts(missing.at("/confidence/gaps"))).contains("stale_source");
+        assertThat(missing.at("/confidence/gap_reasons/stale_source").asText())
+                .contains("kafka:orders", "the topic does not exist", "seq 1");
+        // The status row is no source contact.
+        assertThat(missing.at("/ages/since_last_source_contact_s").isNull()).isTrue();
+
+        log.publish("{\"type\":\"com.example.order\",\"source_ref\":\"kafka:orders/0/0\"}");
+        ObjectNode flowing = valid(log.state(log.context(LogFixture.T0)));
+        assertThat(texts(flowing.at("/confidence/gaps"))).doesNotContain("stale_source");
+        assertThat(flowing.at("/confidence/gap_reasons").isEmpty()).isTrue();
+    }
+
+    @Test
+    void aPresentRowEndsTheGapAndAnotherSourceIgnoresIt() {
+        LogFixture log = LogFixture.of(BRIDGED, false)
+                .row(Vocabulary.BRIDGE_SOURCE, "system:bridge", null, "{\"status\":\"missing\",\"topic\":\"orders\"}");
+        assertThat(texts(valid(log.state(log.context(LogFixture.T0))).at("/confidence/gaps")))
+                .contains("stale_source");
+        // An HTTP publish is no record of the topic: the gap stays.
+        log.publish("{\"type\":\"com.example.order\"}");
+        assertThat(texts(valid(log.state(log.context(LogFixture.T0))).at("/confidence/gaps")))
+                .contains("stale_source");
+        log.row(Vocabulary.BRIDGE_SOURCE, "system:bridge", null, "{\"status\":\"present\",\"topic\":\"orders\"}");
+        assertThat(texts(valid(log.state(log.context(LogFixture.T0))).at("/confidence/gaps")))
+                .doesNotContain("stale_source");
+
+        LogFixture moved = LogFixture.of(BRIDGED, false)
+                .row(Vocabulary.BRIDGE_SOURCE, "system:bridge", null, "{\"status\":\"missing\",\"topic\":\"orders\"}")
+                .configure("{\"source\":{\"kind\":\"feed\",\"ref\":\"kafka:refunds\","
+                        + "\"settings\":{\"format\":\"json\"}}}");
+        assertThat(texts(valid(moved.state(moved.context(LogFixture.T0))).at("/confidence/gaps")))
+                .doesNotContain("stale_source");
+    }
+
+    @Test
+    void aSilentSourcePastItsTtlSaysSo() {
+        LogFixture log = LogFixture.of("{\"owner\":\"agent:owner\",\"ttl_seconds\":60}", false);
+        ObjectNode s = valid(log.state(log.context(LogFixture.T0.plusSeconds(61))));
+        assertThat(texts(s.at("/confidence/gaps"))).contains("stale_source");
+        assertThat(s.at("/confidence/gap_reasons/stale_source").asText()).contains("ttl_seconds 60");
+    }
 }
