@@ -33,4 +33,22 @@ public final class Provenance {
             default -> "machine_verified";
         };
     }
+
+    /**
+     * What of a provenance only a person may claim, as it is named in a refusal ({@code origin 'human'}, {@code tier
+     * 'src'}, {@code verification 'certified'}), or null when it claims nothing of the kind: the ceiling of a publish
+     * without a human principal and of a bridge.
+     */
+    public static String personClaim(String origin, String tier, String verification) {
+        if ("human".equals(origin)) {
+            return "origin 'human'";
+        }
+        if ("src".equals(tier)) {
+            return "tier 'src'";
+        }
+        if ("human_verified".equals(verification) || "certified".equals(verification)) {
+            return "verification '" + verification + "'";
+        }
+        return null;
+    }
 }

@@ -52,13 +52,7 @@ public final class Publications {
                     "a machine cannot assert tier 'src'; a person promotes it on review");
         }
         if (!humanPrincipal) {
-            String claim = "human".equals(origin)
-                    ? "origin 'human'"
-                    : "src".equals(tier)
-                            ? "tier 'src'"
-                            : "human_verified".equals(verification) || "certified".equals(verification)
-                                    ? "verification '" + verification + "'"
-                                    : null;
+            String claim = Provenance.personClaim(origin, tier, verification);
             if (claim != null) {
                 throw refusal(
                         ErrorCode.PROVENANCE_CEILING,

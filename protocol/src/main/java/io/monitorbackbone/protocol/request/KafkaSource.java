@@ -156,15 +156,8 @@ public record KafkaSource(
         String actor = text(settings, "actor", "probe:kafka/" + topic);
         String inferred = Provenance.inferOrigin(actor);
         // A bridge is a machine: it never speaks as a person, never asserts source truth, never verifies as one.
-        String claim = "human".equals(inferred)
-                ? "actor '" + actor + "'"
-                : "human".equals(origin)
-                        ? "origin 'human'"
-                        : "src".equals(tier)
-                                ? "tier 'src'"
-                                : "human_verified".equals(verification) || "certified".equals(verification)
-                                        ? "verification '" + verification + "'"
-                                        : null;
+        String claim =
+                "human".equals(inferred) ? "actor '" + actor + "'" : Provenance.personClaim(origin, tier, verification);
         if (claim != null) {
             throw ProtocolException.of(
                             "src".equals(tier) && claim.startsWith("tier")
