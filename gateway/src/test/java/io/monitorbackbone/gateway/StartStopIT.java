@@ -1,6 +1,5 @@
 package io.monitorbackbone.gateway;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -17,7 +16,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -29,8 +27,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** How the packaged server starts and stops: taken ports, the start-up log, and a stop with clients waiting. */
 class StartStopIT {
-    /** Generous: a start that fails early still loads Quarkus, on a shared machine. */
-    private static final Duration EXIT = Duration.ofSeconds(120);
 
     private static final HttpClient CLIENT = HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -40,7 +36,7 @@ class StartStopIT {
     @Test
     void aTakenHttpPortIsOneClearLineAndNoReadyLine(@TempDir Path data) throws Exception {
         try (ServerSocket taken = listener()) {
-            Run run = runJar(data, taken.getLocalPort(), FreePorts.next());
+            RefusedStart run = runJar(data, taken.getLocalPort(), FreePorts.next());
 
             assertThat(run.exit()).as(run.output()).isNotZero();
             assertThat(run.output())
@@ -56,7 +52,8 @@ class StartStopIT {
 
     @Test
     void aClientPropertyTheServerSetsPerClientIsOneClearLineBeforeAnythingStarts(@TempDir Path data) throws Exception {
-        Run run = runJar(data, FreePorts.next(), FreePorts.next(), java.util.Map.of("MP_KAFKA_CLIENT_ID", "shared"));
+        RefusedStart run =
+                runJar(data, FreePorts.next(), FreePorts.next(), java.util.Map.of("MP_KAFKA_CLIENT_ID", "shared"));
 
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output())
@@ -70,7 +67,7 @@ class StartStopIT {
     @Test
     void aTakenManagementPortIsOneClearLineBeforeAnythingStarts(@TempDir Path data) throws Exception {
         try (ServerSocket taken = listener()) {
-            Run run = runJar(
+            RefusedStart run = runJar(
                     data,
                     FreePorts.next(),
                     FreePorts.next(),
@@ -91,7 +88,8 @@ class StartStopIT {
 
     @Test
     void anUnknownRoleIsOneClearLineBeforeAnythingStarts(@TempDir Path data) throws Exception {
-        Run run = runJar(data, FreePorts.next(), FreePorts.next(), java.util.Map.of("MP_ROLES", "gateway,proxy"));
+        RefusedStart run =
+                runJar(data, FreePorts.next(), FreePorts.next(), java.util.Map.of("MP_ROLES", "gateway,proxy"));
 
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output())
@@ -104,7 +102,8 @@ class StartStopIT {
 
     @Test
     void anInstanceIdKafkaWouldRefuseIsOneClearLineBeforeAnythingStarts(@TempDir Path data) throws Exception {
-        Run run = runJar(data, FreePorts.next(), FreePorts.next(), java.util.Map.of("MP_INSTANCE_ID", "gateway 1"));
+        RefusedStart run =
+                runJar(data, FreePorts.next(), FreePorts.next(), java.util.Map.of("MP_INSTANCE_ID", "gateway 1"));
 
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output())
@@ -117,7 +116,7 @@ class StartStopIT {
     @Test
     void aTakenKafkaPortIsOneClearLine(@TempDir Path data) throws Exception {
         try (ServerSocket taken = listener()) {
-            Run run = runJar(data, FreePorts.next(), taken.getLocalPort());
+            RefusedStart run = runJar(data, FreePorts.next(), taken.getLocalPort());
 
             assertThat(run.exit()).as(run.output()).isNotZero();
             assertThat(run.output())
@@ -168,9 +167,11 @@ class StartStopIT {
             assertThat(page.get("observations")).isEmpty();
             assertThat(page.get("next").asLong()).isEqualTo(next);
             assertThat(stream.get(30, TimeUnit.SECONDS).body()).startsWith("retry: 3000");
+            // Not a speed bound: the parked pull asked to wait 50 s, so a stop that waited it out instead of answering
+            // it takes at least that long, however loaded the machine.
             assertThat(took)
-                    .as("a stop that waited out its parked requests takes 20 s or more; log:\n" + server.log())
-                    .isLessThan(Duration.ofSeconds(15));
+                    .as("a stop that waited out its parked pull (wait=50) takes 50 s or more; log:\n" + server.log())
+                    .isLessThan(Duration.ofSeconds(45));
             assertThat(server.log()).contains("monitor-backbone stopped");
             assertThat(ownErrors(server.log()))
                     .as("ERROR lines of the server's own code and of Quarkus")
@@ -230,41 +231,15 @@ class StartStopIT {
         return socket;
     }
 
-    private record Run(int exit, String output) {}
-
-    private static Run runJar(Path data, int port, int kafkaPort) throws Exception {
+    private static RefusedStart runJar(Path data, int port, int kafkaPort) throws Exception {
         return runJar(data, port, kafkaPort, java.util.Map.of());
     }
 
-    private static Run runJar(Path data, int port, int kafkaPort, java.util.Map<String, String> env) throws Exception {
-        Path log = Files.createTempFile("start-stop-", ".log");
-        ProcessBuilder builder = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-Xmx256m",
-                        "-XX:+UseSerialGC",
-                        "-XX:TieredStopAtLevel=1",
-                        "-jar",
-                        System.getProperty("mp.app.jar"))
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile());
-        builder.environment()
-                .keySet()
-                .removeIf(name -> name.startsWith("MP_") || name.equals("KAFKA_BOOTSTRAP_SERVERS"));
-        builder.environment().put("MP_PORT", String.valueOf(port));
-        builder.environment().put("MP_KAFKA_PORT", String.valueOf(kafkaPort));
-        builder.environment().put("MP_DATA", data.toString());
-        builder.environment().put("MP_MANAGEMENT_PORT", String.valueOf(FreePorts.next()));
-        builder.environment().putAll(env);
-        Process process = builder.start();
-        try {
-            if (!process.waitFor(EXIT.toSeconds(), TimeUnit.SECONDS)) {
-                throw new AssertionError(
-                        "the server did not exit within " + EXIT + ":\n" + Files.readString(log, UTF_8));
-            }
-            return new Run(process.exitValue(), new String(Files.readAllBytes(log), UTF_8));
-        } finally {
-            process.destroyForcibly();
-            Files.deleteIfExists(log);
-        }
+    private static RefusedStart runJar(Path data, int port, int kafkaPort, java.util.Map<String, String> env)
+            throws Exception {
+        java.util.Map<String, String> ports = new java.util.HashMap<>(env);
+        ports.put("MP_PORT", String.valueOf(port));
+        ports.put("MP_KAFKA_PORT", String.valueOf(kafkaPort));
+        return RefusedStart.run(data, ports);
     }
 }
