@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.MemberDescription;
+import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -67,6 +68,9 @@ class BridgeSpreadIT {
                 await("each of the three bridges holds partitions of the source")
                         .atMost(GENEROUS)
                         .pollInterval(Duration.ofMillis(500))
+                        // The group exists only once the first bridge has joined it; until then Kafka answers
+                        // GroupIdNotFoundException, which here means "not yet".
+                        .ignoreExceptionsMatching(e -> e.getCause() instanceof GroupIdNotFoundException)
                         .until(() -> {
                             ConsumerGroupDescription g = admin.describeConsumerGroups(List.of(group))
                                     .all()
