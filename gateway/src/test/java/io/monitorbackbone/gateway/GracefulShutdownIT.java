@@ -12,7 +12,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -63,7 +62,7 @@ class GracefulShutdownIT {
             assertThat(before.status()).isEqualTo(200);
             assertThat(before.header("connection")).isNotEqualToIgnoringCase("close");
 
-            signal(server, "TERM");
+            server.signal("TERM");
             awaitNotReady(server);
 
             Raw during = Raw.exchange(server.baseUri(), get("/mp/v0/discover", server), null);
@@ -112,7 +111,7 @@ class GracefulShutdownIT {
             try (Socket socket = new Socket(server.baseUri().getHost(), server.port())) {
                 socket.setSoTimeout((int) DEADLINE.toMillis());
                 OutputStream out = socket.getOutputStream();
-                signal(server, "TERM");
+                server.signal("TERM");
                 awaitNotReady(server);
                 // The request begins during the delay ...
                 out.write(head.getBytes(UTF_8));
@@ -153,20 +152,6 @@ class GracefulShutdownIT {
             assertThat(r.status()).as(r.body()).isEqualTo(503);
             assertThat(r.body().replaceAll("\\s", "")).contains("\"stopping\":true");
         });
-    }
-
-    static void signal(ServerProcess server, String signal) {
-        try {
-            new ProcessBuilder("kill", "-" + signal, String.valueOf(server.pid()))
-                    .inheritIO()
-                    .start()
-                    .waitFor();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     /** One HTTP/1.1 exchange read byte by byte, to see the headers as sent and whether the server closed after it. */

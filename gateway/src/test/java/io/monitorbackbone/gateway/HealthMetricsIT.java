@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.testsupport.Http;
 import io.monitorbackbone.testsupport.ServerProcess;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Matcher;
@@ -52,7 +50,7 @@ class HealthMetricsIT {
             CompletableFuture<Http.Response> parked =
                     CompletableFuture.supplyAsync(() -> walk.pull(reader, "?wait=55"));
 
-            signal(server, "TERM");
+            server.signal("TERM");
             await().atMost(DEADLINE).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
                 Http.Response r = management.get(Probes.READY_PATH, null);
                 assertThat(r.status()).as(r.body()).isEqualTo(503);
@@ -158,19 +156,5 @@ class HealthMetricsIT {
         }
         throw new AssertionError("no sample " + name + " with " + label + " in the scrape:\n"
                 + scrape.lines().filter(line -> line.startsWith("mp_")).reduce("", (a, b) -> a + b + "\n"));
-    }
-
-    private static void signal(ServerProcess server, String signal) {
-        try {
-            new ProcessBuilder("kill", "-" + signal, String.valueOf(server.pid()))
-                    .inheritIO()
-                    .start()
-                    .waitFor();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

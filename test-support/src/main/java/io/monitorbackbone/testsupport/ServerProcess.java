@@ -189,11 +189,10 @@ public final class ServerProcess implements AutoCloseable {
         }
     }
 
-    /** SIGINT, what Ctrl-C sends; returns the exit status once the process has ended. */
-    public synchronized int interrupt() {
-        Process current = process;
+    /** Sends the process a signal by name ({@code TERM}, {@code INT}) and returns without waiting for it to act. */
+    public synchronized void signal(String name) {
         try {
-            new ProcessBuilder("kill", "-INT", String.valueOf(current.pid()))
+            new ProcessBuilder("kill", "-" + name, String.valueOf(process.pid()))
                     .inheritIO()
                     .start()
                     .waitFor();
@@ -203,6 +202,12 @@ public final class ServerProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /** SIGINT, what Ctrl-C sends; returns the exit status once the process has ended. */
+    public synchronized int interrupt() {
+        Process current = process;
+        signal("INT");
         if (!waitFor(current, STOP_TIMEOUT)) {
             destroyForcibly();
             throw new AssertionError("the server did not stop within " + STOP_TIMEOUT + " of SIGINT");
