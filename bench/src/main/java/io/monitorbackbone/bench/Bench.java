@@ -26,8 +26,9 @@ public final class Bench {
                               [--docs FILE | --no-docs] [--server-opts "JVM OPTIONS"] [--jar PATH]
                    ./mp bench --jmh [JMH options]
 
-              --scenarios  which of 1..8 to run (default all): 1 sequential publish, 2 publish over 16 connections,
-                           3 drain, 4 long-poll wake-up, 5 lease claims, 6 small vs large log, 7 memory, 8 raw producer
+              --scenarios  which of 1..9 to run (default all): 1 sequential publish, 2 publish over 16 connections,
+                           3 drain, 4 long-poll wake-up, 5 lease claims, 6 small vs large log, 7 memory, 8 raw producer,
+                           9 an idle server's CPU (a fresh server left alone, by thread)
               --quick      small counts: a smoke test of the harness and the server, not a measurement
               --base       load this server instead of starting one; --kafka names its broker (needed by 5 with two
                            gateways and by 8); 7 needs servers this run starts
@@ -65,7 +66,7 @@ public final class Bench {
                 .normalize();
         boolean quick = o.containsKey("quick");
         TreeSet<String> which = new TreeSet<>(
-                List.of(o.getOrDefault("scenarios", "1,2,3,4,5,6,7,8").split(",")));
+                List.of(o.getOrDefault("scenarios", "1,2,3,4,5,6,7,8,9").split(",")));
         String commit = Machine.commit(root);
         String date = LocalDate.now().toString();
         String id = date + "-" + (commit.isEmpty() ? "unknown" : commit) + (quick ? "-quick" : "");
@@ -119,6 +120,7 @@ public final class Bench {
             plan.put("5", s::leaseClaims);
             plan.put("6", s::flatness);
             plan.put("7", s::memory);
+            plan.put("9", s::idle);
             for (Map.Entry<String, Supplier<ObjectNode>> e : plan.entrySet()) {
                 if (!which.contains(e.getKey())) {
                     continue;

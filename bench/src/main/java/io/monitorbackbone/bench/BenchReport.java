@@ -156,6 +156,15 @@ final class BenchReport {
                                 + x.path("http_to_raw_sync_pct").asDouble() + "% of the first",
                 x -> "the ceiling",
                 x -> null);
+        row(
+                out,
+                s,
+                "9",
+                "idle server (all roles, embedded broker), CPU over each "
+                        + s.path("9").path("window_s").asLong() + " s window",
+                x -> x.has("skipped") ? x.get("skipped").asText() : idleCells(x),
+                x -> "≤ 2% of one core",
+                x -> x.has("skipped") ? null : x.get("pct_of_one_core").asDouble() <= 2);
         out.add("");
         out.add("CPU seconds spent during the timed windows (2 cores give 2 s per second):");
         out.add("");
@@ -167,6 +176,24 @@ final class BenchReport {
         cpu(out, s, "3", "3 drain limit=1000", s.path("3").path("limit_1000"));
         out.add("<!-- /bench-run -->");
         return String.join("\n", out) + "\n";
+    }
+
+    /** Each window's share of one core and its three busiest thread groups. */
+    private static String idleCells(JsonNode x) {
+        List<String> parts = new ArrayList<>();
+        for (JsonNode w : x.get("windows")) {
+            List<String> groups = new ArrayList<>();
+            var it = w.get("cpu_s_by_group").fields();
+            while (it.hasNext() && groups.size() < 3) {
+                var e = it.next();
+                groups.add(e.getKey() + " " + fmt(e.getValue().asDouble()) + " s");
+            }
+            parts.add(fmt(w.get("pct_of_one_core").asDouble()) + "% ("
+                    + fmt(w.get("server_cpu_s").asDouble())
+                    + " CPU-s, load " + fmt(w.get("load_average_start").asDouble()) + "; "
+                    + String.join(", ", groups) + ")");
+        }
+        return String.join("; ", parts);
     }
 
     private static void cpu(List<String> out, JsonNode s, String key, String name, JsonNode x) {

@@ -87,6 +87,22 @@ final class JfrSummary {
     }
 
     static String group(String thread) {
+        // Before the gateway's "mp-" prefix: the Streams apps' threads are named after their application ids.
+        if (thread.startsWith("mp-projector")) {
+            return "projector (Kafka Streams)";
+        }
+        if (thread.contains("StreamThread") || thread.contains("leases") || thread.contains("GlobalStreamThread")) {
+            return "leases service (Kafka Streams)";
+        }
+        if (thread.startsWith("mp-bridge")) {
+            return "bridge";
+        }
+        if (thread.startsWith("C1 CompilerThre") || thread.startsWith("C2 CompilerThre")) {
+            return "JVM: JIT compiler";
+        }
+        if (thread.startsWith("GC Thread") || thread.startsWith("G1 ") || thread.startsWith("VM ")) {
+            return "JVM: GC and VM";
+        }
         if (thread.startsWith("vert.x-eventloop") || thread.startsWith("vert.x-acceptor")) {
             return "gateway: HTTP event loops";
         }
@@ -100,9 +116,6 @@ final class JfrSummary {
                 || thread.contains("mp-reader")
                 || thread.contains("mp-follower")) {
             return "gateway: Kafka clients and follower";
-        }
-        if (thread.contains("StreamThread") || thread.contains("leases") || thread.contains("GlobalStreamThread")) {
-            return "leases service (Kafka Streams)";
         }
         if (thread.startsWith("data-plane")
                 || thread.startsWith("kafka-")

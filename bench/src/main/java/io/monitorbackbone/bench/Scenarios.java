@@ -1,10 +1,13 @@
 package io.monitorbackbone.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -28,7 +31,10 @@ final class Scenarios {
             long flatBig,
             int flatSamples,
             int memMonitors,
-            int memSubs) {
+            int memSubs,
+            Duration idleSettle,
+            Duration idleWindow,
+            int idleWindows) {
         static Sizes full() {
             return new Sizes(
                     2_000,
@@ -44,7 +50,10 @@ final class Scenarios {
                     1_000_000,
                     2_000,
                     1_000,
-                    10);
+                    10,
+                    Duration.ofSeconds(10),
+                    Duration.ofSeconds(60),
+                    2);
         }
 
         Sizes withBacklog(long n) {
@@ -62,7 +71,10 @@ final class Scenarios {
                     flatBig,
                     flatSamples,
                     memMonitors,
-                    memSubs);
+                    memSubs,
+                    idleSettle,
+                    idleWindow,
+                    idleWindows);
         }
 
         static Sizes quick() {
@@ -80,7 +92,10 @@ final class Scenarios {
                     2_000,
                     100,
                     20,
-                    10);
+                    10,
+                    Duration.ofSeconds(2),
+                    Duration.ofSeconds(5),
+                    1);
         }
     }
 
@@ -527,6 +542,66 @@ final class Scenarios {
             out.put("errors", 0);
         }
         return out;
+    }
+
+    /**
+     * 9: a fresh server with all roles and its embedded broker, ready and left alone for a while, then nothing but
+     * its own timers and polls: its CPU seconds over each idle window as a share of one core, by thread group and by
+     * thread.
+     */
+    ObjectNode idle() {
+        ObjectNode out = BenchClient.JSON.createObjectNode();
+        Target t = servers.fresh();
+        if (t == null) {
+            out.put("skipped", "needs a server this run starts (not --base)");
+            return out;
+        }
+        sleep(sizes.idleSettle().toMillis()); // past start-up's burst of compilation and the first rebalances
+        out.put("settle_s", sizes.idleSettle().toSeconds());
+        out.put("window_s", sizes.idleWindow().toSeconds());
+        ArrayNode windows = out.putArray("windows");
+        double worst = 0;
+        for (int w = 0; w < sizes.idleWindows(); w++) {
+            ObjectNode part = windows.addObject();
+            part.put("load_average_start", Machine.loadAverage());
+            Map<Long, Double> before = ThreadCpu.sample(t.pid());
+            double p0 = t.cpuSeconds();
+            long t0 = System.nanoTime();
+            sleep(sizes.idleWindow().toMillis());
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            double used = t.cpuSeconds() - p0;
+            Map<Long, Double> after = ThreadCpu.sample(t.pid());
+            part.put("load_average_end", Machine.loadAverage());
+            part.put("server_cpu_s", Latencies.round(used));
+            double pct = Math.round(used / seconds * 1000) / 10.0;
+            part.put("pct_of_one_core", pct);
+            worst = Math.max(worst, pct);
+            Map<Long, String> names = ThreadCpu.names(t.pid(), after.keySet());
+            Map<String, Double> groups = new TreeMap<>();
+            Map<String, Double> threads = new TreeMap<>();
+            for (Map.Entry<Long, Double> e : after.entrySet()) {
+                double d = e.getValue() - before.getOrDefault(e.getKey(), 0.0);
+                if (d <= 0) {
+                    continue;
+                }
+                String name = names.getOrDefault(e.getKey(), "?");
+                groups.merge(JfrSummary.group(name), d, Double::sum);
+                threads.merge(name.replaceAll("\\d+", "N"), d, Double::sum);
+            }
+            putSorted(part.putObject("cpu_s_by_group"), groups, 20);
+            putSorted(part.putObject("cpu_s_by_thread"), threads, 15);
+        }
+        out.put("pct_of_one_core", worst);
+        out.put("errors", 0);
+        servers.stop(t);
+        return out;
+    }
+
+    private static void putSorted(ObjectNode out, Map<String, Double> cpu, int top) {
+        cpu.entrySet().stream()
+                .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                .limit(top)
+                .forEach(e -> out.put(e.getKey(), Latencies.round(e.getValue())));
     }
 
     private static void rss(ObjectNode out, Servers.Pair pair) {

@@ -81,6 +81,11 @@ final class Servers implements AutoCloseable {
         return base != null ? main() : start(null);
     }
 
+    /** A fresh server this run starts, for a scenario that reads its /proc; null with {@code --base}. */
+    Target fresh() {
+        return base != null ? null : start(null);
+    }
+
     /** Null with {@code --base}: memory is read from /proc of processes this run started. */
     Pair memoryPair() {
         if (base != null) {

@@ -39,7 +39,7 @@ class BenchQuickIT {
         assertThat(written.get("scenarios").toString())
                 .isEqualTo(r.get("scenarios").toString());
         JsonNode s = r.get("scenarios");
-        assertThat(s.fieldNames()).toIterable().containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6", "7", "8");
+        assertThat(s.fieldNames()).toIterable().containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6", "7", "8", "9");
         List<String> numbers = List.of(
                 "/1/p50_ms",
                 "/1/p99_ms",
@@ -55,12 +55,16 @@ class BenchQuickIT {
                 "/7/loaded/all_in_one_rss_mib",
                 "/7/loaded/gateway_rss_mib",
                 "/8/sync_16_threads/records_per_s",
-                "/8/pipelined/records_per_s");
+                "/8/pipelined/records_per_s",
+                "/9/windows/0/server_cpu_s",
+                "/9/pct_of_one_core");
         for (String pointer : numbers) {
             JsonNode v = s.at(pointer);
             assertThat(v.isNumber()).as(pointer + " in " + s.toPrettyString()).isTrue();
             assertThat(v.asDouble()).as(pointer).isPositive();
         }
-        assertThat(BenchReport.markdown(r)).contains("| 8 |").doesNotContain("failed");
+        assertThat(BenchReport.markdown(r)).contains("| 8 |").contains("| 9 |").doesNotContain("failed");
+        // The idle window's CPU is split by thread, the broker's threads among them (it runs in the server's JVM).
+        assertThat(s.at("/9/windows/0/cpu_s_by_thread").size()).as(s.toPrettyString()).isPositive();
     }
 }

@@ -98,6 +98,14 @@ public class Meters {
         if (runtime.admin() instanceof org.apache.kafka.clients.admin.AdminClient admin) {
             bindClient(new KafkaClientMetrics(admin));
         }
+        // The consumers that wait in Kafka for what is new: their fetch rates show what an idle gateway costs its
+        // broker.
+        if (kafka.leaseClient() != null) {
+            bindClient(new KafkaClientMetrics(kafka.leaseClient().consumerForMetrics()));
+        }
+        if (follower != null) {
+            bindClient(new KafkaClientMetrics(follower.consumerForMetrics()));
+        }
         if (leases != null) {
             bindClient(new KafkaStreamsMetrics(leases));
         }

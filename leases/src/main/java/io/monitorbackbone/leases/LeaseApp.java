@@ -126,7 +126,8 @@ public final class LeaseApp {
         LOGGER.info("leases: partitions={} stateDir={}", partitions, settings.stateDir());
         return new KafkaStreams(
                 LeaseTopology.build(LeaseTopology.Topics.DEFAULT.withPartitions(partitions), LeaseSerdes.json()),
-                config(settings));
+                config(settings),
+                new PollPace.Supplier(settings.commitIntervalMs()));
     }
 
     /**
@@ -143,9 +144,13 @@ public final class LeaseApp {
         // Its changelog and repartition topics as durable as the lease topics.
         p.putAll(settings.durability().streamsConfigs());
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, settings.commitIntervalMs());
-        // The thread commits only between polls: with nothing more to read, a poll of the default 100 ms would hold a
-        // decided reply back that long whatever the commit interval.
-        p.put(StreamsConfig.POLL_MS_CONFIG, Math.max(1, Math.min(100, settings.commitIntervalMs())));
+        // The thread commits only between polls: after a poll that read commands, a long poll would hold their
+        // decided replies back whatever the commit interval. PollPace keeps those polls as short as the commit
+        // interval (at most 100 ms) and waits this long only when nothing was read lately, so an idle app does not
+        // turn its loop a hundred times a second.
+        p.put(
+                StreamsConfig.POLL_MS_CONFIG,
+                Math.max(PollPace.IDLE_POLL_MS, PollPace.busyPollMs(settings.commitIntervalMs())));
         // A command nobody can read cannot be answered either; the gateway gives up on it after its timeout.
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
         if (settings.instanceId() != null) {

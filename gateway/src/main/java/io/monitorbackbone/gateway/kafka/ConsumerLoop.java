@@ -22,6 +22,11 @@ public abstract class ConsumerLoop implements AutoCloseable {
         this.thread.setDaemon(true);
     }
 
+    /** The consumer, for its meters only: they may be read from any thread, unlike everything else it has. */
+    public KafkaConsumer<byte[], byte[]> consumerForMetrics() {
+        return consumer;
+    }
+
     protected void startThread() {
         thread.start();
     }

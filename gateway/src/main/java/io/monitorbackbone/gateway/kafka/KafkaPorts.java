@@ -89,7 +89,7 @@ public class KafkaPorts {
     public void startLeaseClient() throws Exception {
         started(runtime).ensureLeaseTopics();
         LeaseClient client = new LeaseClient(
-                started(runtime).newConsumer("mp-lease-replies", 10),
+                started(runtime).newLeaseReplyConsumer("mp-lease-replies"),
                 runtime.producer(),
                 Topics.LEASE_COMMANDS,
                 Topics.LEASE_REPLIES);
@@ -100,6 +100,11 @@ public class KafkaPorts {
     /** This gateway's tail; null before {@link #follow}. */
     public Follower follower() {
         return follower;
+    }
+
+    /** This gateway's client of the leases service; null before {@link #startLeaseClient}. */
+    public LeaseClient leaseClient() {
+        return leaseClient;
     }
 
     /** The broker and clients; null before {@link #startBroker}. */

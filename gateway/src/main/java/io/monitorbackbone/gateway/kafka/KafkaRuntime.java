@@ -46,6 +46,12 @@ public final class KafkaRuntime implements AutoCloseable {
     static final int READER_FETCH_MAX_WAIT_MS = 0;
     /** The follower waits in Kafka for what is new: a long fetch costs it nothing and saves empty round trips. */
     static final int FOLLOWER_FETCH_MAX_WAIT_MS = 100;
+    /**
+     * The lease reply consumer waits in Kafka for the next reply: the broker answers its parked fetch as soon as the
+     * leases service's commit makes a reply readable (the commit marker moves the last stable offset), so a long wait
+     * costs a reply nothing, and an idle gateway sends two fetches a second instead of a hundred.
+     */
+    static final int LEASE_REPLIES_FETCH_MAX_WAIT_MS = 500;
 
     private final KafkaClients clients;
     private final Durability durability;
@@ -286,6 +292,15 @@ public final class KafkaRuntime implements AutoCloseable {
     /** The {@link Follower}'s consumer: the tail of the tables and of every monitor's log. */
     public KafkaConsumer<byte[], byte[]> newFollowerConsumer(String clientId) {
         return consumer(consumerProperties(clients, clientId, FOLLOWER_FETCH_MAX_WAIT_MS));
+    }
+
+    /** The {@link LeaseClient}'s consumer of the replies. */
+    public KafkaConsumer<byte[], byte[]> newLeaseReplyConsumer(String clientId) {
+        return consumer(leaseReplyConsumerProperties(clients, clientId));
+    }
+
+    static Map<String, Object> leaseReplyConsumerProperties(KafkaClients clients, String clientId) {
+        return consumerProperties(clients, clientId, LEASE_REPLIES_FETCH_MAX_WAIT_MS);
     }
 
     /** @param fetchMaxWaitMs how long the broker holds a fetch that finds nothing new (a marker may end it sooner) */

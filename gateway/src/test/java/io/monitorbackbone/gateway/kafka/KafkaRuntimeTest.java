@@ -28,4 +28,12 @@ class KafkaRuntimeTest {
                 .containsEntry("bootstrap.servers", "k:9092")
                 .doesNotContainKey("group.id");
     }
+
+    @Test
+    void theLeaseReplyConsumerWaitsInKafkaForTheNextReplyInsteadOfAskingAHundredTimesASecond() {
+        assertThat(KafkaRuntime.leaseReplyConsumerProperties(clients, "mp-lease-replies"))
+                .containsEntry("fetch.max.wait.ms", 500)
+                .containsEntry("isolation.level", "read_committed")
+                .containsEntry("client.id", "mp-lease-replies");
+    }
 }

@@ -1,0 +1,104 @@
+package io.monitorbackbone.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.monitorbackbone.testsupport.Http;
+import io.monitorbackbone.testsupport.ServerProcess;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An idle server (all roles, its embedded broker) does not spin. Over a stretch with nothing to do, the loops that
+ * wait for work turn a few times a second at most, read from the Kafka clients' own counters on /q/metrics: the
+ * leases service's stream thread (it polled every 10 ms, a hundred turns a second) and the gateway's lease reply
+ * consumer (it asked the broker for replies every 10 ms). Counts per second of the stretch as measured, so a loaded
+ * machine only lowers them; and a lease claim is still answered right after the stretch.
+ */
+class IdleIT {
+    private static final Duration DEADLINE = Duration.ofSeconds(60);
+    /** Turns per second allowed; a 250 ms poll or a 500 ms fetch wait is 4 or 2, the old 10 ms waits were 100. */
+    private static final double AT_MOST_PER_SECOND = 8;
+
+    @Test
+    void anIdleServerTurnsItsWaitingLoopsAFewTimesASecondAndStillAnswersALeaseClaim() {
+        try (ServerProcess server = ServerProcess.builder().start()) {
+            Http api = new Http(server.baseUri());
+            Http management = new Http(server.managementUri());
+            Walk walk = new Walk(api);
+            // One claim first, so the leases service has its tasks and both loops have run.
+            Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}");
+            walk.publish(m, "job-1");
+            walk.publish(m, "job-2");
+            Walk.Reader worker = worker(api, m);
+            Http.Response first = claim(api, worker, "job-1");
+            assertThat(first.status()).as(first.body()).isEqualTo(201);
+
+            String before = scrape(management);
+            long from = System.nanoTime();
+            // The stretch the rates are counted over: nothing is asked of the server meanwhile.
+            await().pollDelay(Duration.ofSeconds(10)).atMost(DEADLINE).until(() -> true);
+            String after = scrape(management);
+            double seconds = (System.nanoTime() - from) / 1e9;
+
+            double leasePolls = (value(after, "kafka_stream_thread_poll_total", "thread_id=\"mp-leases-")
+                            - value(before, "kafka_stream_thread_poll_total", "thread_id=\"mp-leases-"))
+                    / seconds;
+            double replyFetches =
+                    (value(after, "kafka_consumer_fetch_manager_fetch_total", "client_id=\"mp-lease-replies\"")
+                                    - value(
+                                            before,
+                                            "kafka_consumer_fetch_manager_fetch_total",
+                                            "client_id=\"mp-lease-replies\""))
+                            / seconds;
+            assertThat(leasePolls)
+                    .as("polls per second of the leases service's stream thread, idle")
+                    .isLessThanOrEqualTo(AT_MOST_PER_SECOND);
+            assertThat(replyFetches)
+                    .as("fetches per second of the lease reply consumer, idle")
+                    .isLessThanOrEqualTo(AT_MOST_PER_SECOND);
+
+            Http.Response second = claim(api, worker, "job-2");
+            assertThat(second.status()).as(second.body()).isEqualTo(201);
+        }
+    }
+
+    private static Walk.Reader worker(Http api, Walk.Monitor m) {
+        Http.Response r = api.post(
+                "/mp/v0/subscriptions",
+                "{\"monitor\":\"" + m.id()
+                        + "\",\"subscriber\":\"agent:worker\",\"capabilities\":[\"observe\",\"act\"]}",
+                m.ownerToken());
+        assertThat(r.status()).as(r.body()).isEqualTo(201);
+        return new Walk.Reader(
+                r.json().at("/subscription/id").asText(), r.json().get("token").asText());
+    }
+
+    private static Http.Response claim(Http api, Walk.Reader w, String subject) {
+        return api.post(
+                "/mp/v0/subscriptions/" + w.subscription() + "/leases/claim",
+                "{\"subject\":\"" + subject + "\"}",
+                w.token());
+    }
+
+    private static String scrape(Http management) {
+        Http.Response r = management.get(Probes.METRICS_PATH, null);
+        assertThat(r.status()).isEqualTo(200);
+        return r.body();
+    }
+
+    /** The value of the first sample of {@code name} whose labels contain {@code label}; fails when there is none. */
+    private static double value(String scrape, String name, String label) {
+        Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? (\\S+)")
+                .matcher(scrape);
+        while (m.find()) {
+            String labels = m.group(1) == null ? "" : m.group(1);
+            if (labels.contains(label)) {
+                return Double.parseDouble(m.group(2));
+            }
+        }
+        throw new AssertionError("no sample " + name + " with " + label);
+    }
+}

@@ -1,0 +1,110 @@
+package io.monitorbackbone.leases;
+
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.KafkaClientSupplier;
+
+/**
+ * How long the stream thread's poll may wait. Streams commits only between polls, so after a poll that returned
+ * commands a long poll would hold their decided replies back (they are visible only once the transaction commits);
+ * with nothing read, a short poll only spins. So the thread polls for {@code busyMs} from the moment a poll returned
+ * records until the commit interval has passed once more (then the commit that makes those replies visible has run),
+ * and for the configured {@code poll.ms} ({@link #IDLE_POLL_MS}) otherwise. A poll returns as soon as records arrive
+ * either way: the long wait costs a command nothing, only the empty loop turns of an idle server.
+ */
+final class PollPace {
+    /** The stream thread's poll while nothing was read lately; the wall-clock sweep runs at most this late. */
+    static final long IDLE_POLL_MS = 250;
+
+    private final long busyMs;
+    private final long busyForNanos;
+    private long busyUntil;
+    private boolean busy;
+
+    /** @param commitIntervalMs the app's commit interval; polls are no longer than it (at most 100 ms) while busy */
+    PollPace(long commitIntervalMs) {
+        this.busyMs = busyPollMs(commitIntervalMs);
+        // Long enough for the loop turn after the commit interval ran out, so that commit has happened.
+        this.busyForNanos = Duration.ofMillis(commitIntervalMs + busyMs).toNanos();
+    }
+
+    /** The poll of a thread that just read something: the commit interval, between 1 and 100 ms. */
+    static long busyPollMs(long commitIntervalMs) {
+        return Math.max(1, Math.min(100, commitIntervalMs));
+    }
+
+    /** The wait for a poll that Streams asked to wait {@code asked}. */
+    Duration next(Duration asked, long nowNanos) {
+        if (busy && nowNanos - busyUntil >= 0) {
+            busy = false;
+        }
+        return busy && asked.toMillis() > busyMs ? Duration.ofMillis(busyMs) : asked;
+    }
+
+    /** After a poll: one that returned records keeps the polls short until the commit interval passed. */
+    void polled(boolean records, long nowNanos) {
+        if (records) {
+            busy = true;
+            busyUntil = nowNanos + busyForNanos;
+        }
+    }
+
+    /** The clients of the leases app: its main consumer polls at this pace; everything else as Streams makes it. */
+    static final class Supplier implements KafkaClientSupplier {
+        private final long commitIntervalMs;
+
+        Supplier(long commitIntervalMs) {
+            this.commitIntervalMs = commitIntervalMs;
+        }
+
+        @Override
+        public Admin getAdmin(Map<String, Object> config) {
+            return Admin.create(config);
+        }
+
+        @Override
+        public Producer<byte[], byte[]> getProducer(Map<String, Object> config) {
+            return new KafkaProducer<>(config, new ByteArraySerializer(), new ByteArraySerializer());
+        }
+
+        @Override
+        public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
+            return new Paced(config, new PollPace(commitIntervalMs));
+        }
+
+        @Override
+        public Consumer<byte[], byte[]> getRestoreConsumer(Map<String, Object> config) {
+            return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        }
+
+        @Override
+        public Consumer<byte[], byte[]> getGlobalConsumer(Map<String, Object> config) {
+            return new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        }
+    }
+
+    /** A consumer whose poll waits as its {@link PollPace} says; one stream thread uses it. */
+    static final class Paced extends KafkaConsumer<byte[], byte[]> {
+        private final PollPace pace;
+
+        Paced(Map<String, Object> config, PollPace pace) {
+            super(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+            this.pace = pace;
+        }
+
+        @Override
+        public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
+            ConsumerRecords<byte[], byte[]> records = super.poll(pace.next(timeout, System.nanoTime()));
+            pace.polled(!records.isEmpty(), System.nanoTime());
+            return records;
+        }
+    }
+}

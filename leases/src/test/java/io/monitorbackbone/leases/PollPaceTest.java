@@ -1,0 +1,56 @@
+package io.monitorbackbone.leases;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PollPaceTest {
+    private static final long MS = 1_000_000L;
+    private static final Duration ASKED = Duration.ofMillis(PollPace.IDLE_POLL_MS);
+
+    @Test
+    void anIdleThreadWaitsTheLongPollAndABusyOneTheCommitInterval() {
+        PollPace pace = new PollPace(10);
+        long t = 1_000 * MS;
+
+        assertThat(pace.next(ASKED, t)).isEqualTo(ASKED);
+        pace.polled(false, t);
+        assertThat(pace.next(ASKED, t)).isEqualTo(ASKED);
+
+        // Commands read: the polls that follow are short until the commit interval has run out once more, so the
+        // loop turn that commits (and makes their replies visible) comes no later than with a 10 ms poll.
+        pace.polled(true, t);
+        assertThat(pace.next(ASKED, t)).isEqualTo(Duration.ofMillis(10));
+        pace.polled(false, t + 10 * MS);
+        assertThat(pace.next(ASKED, t + 10 * MS)).isEqualTo(Duration.ofMillis(10));
+        pace.polled(false, t + 20 * MS);
+        assertThat(pace.next(ASKED, t + 20 * MS)).isEqualTo(ASKED);
+
+        // A poll Streams asks to be shorter stays as short (while restoring it asks for none).
+        pace.polled(true, t + 30 * MS);
+        assertThat(pace.next(Duration.ZERO, t + 30 * MS)).isEqualTo(Duration.ZERO);
+    }
+
+    @Test
+    void aLongCommitIntervalKeepsBusyPollsAtOneHundredMillisecondsForAllOfIt() {
+        PollPace pace = new PollPace(1_000);
+        long t = 5 * MS;
+        pace.polled(true, t);
+
+        assertThat(pace.next(ASKED, t + 999 * MS)).isEqualTo(Duration.ofMillis(100));
+        assertThat(pace.next(ASKED, t + 1_099 * MS)).isEqualTo(Duration.ofMillis(100));
+        assertThat(pace.next(ASKED, t + 1_100 * MS)).isEqualTo(ASKED);
+    }
+
+    @Test
+    void theStreamThreadIsAskedToWaitTheIdlePollNotTheCommitInterval(@TempDir Path state) {
+        var config = LeaseApp.config(new LeaseApp.Settings("broker:9092", state, "leases-0", 3, (short) 1, 10));
+
+        assertThat(config).containsEntry(StreamsConfig.POLL_MS_CONFIG, PollPace.IDLE_POLL_MS);
+        assertThat(PollPace.IDLE_POLL_MS).isGreaterThanOrEqualTo(250);
+    }
+}
