@@ -201,7 +201,11 @@ final class Commands {
                 description = "A stored filter, e.g. '{\"types\":[\"com.example.*\"]}'.")
         String filter;
 
-        @Option(names = "--from", paramLabel = "head|earliest|N")
+        @Option(
+                names = "--from",
+                paramLabel = "head|earliest|N|TIME",
+                description = "Where the cursor starts; a TIME (RFC 3339, e.g. 2026-12-01T19:30:00Z) is the first "
+                        + "observation appended at or after it.")
         String from;
 
         @Option(names = "--reset-policy", paramLabel = "none|earliest|latest")
@@ -228,12 +232,68 @@ final class Commands {
             if (from != null) {
                 if (from.matches("[0-9]{1,18}")) {
                     request.put("from", Long.parseLong(from));
+                } else if (looksLikeATime(from)) {
+                    request.putObject("from").put("time", from);
                 } else {
                     request.put("from", from);
                 }
             }
             Bodies.put(request, "reset_policy", resetPolicy);
             return Answers.print(spec, api, api.post("subscriptions", request, server.optionalToken()));
+        }
+    }
+
+    /** A value that starts as a date does ({@code 2026-12-01T...}): sent as a time, for the server to check. */
+    static boolean looksLikeATime(String value) {
+        return value.matches("[0-9]{4}-.*");
+    }
+
+    @Command(
+            name = "seek",
+            description = "Move a subscription's cursor to a seq or to a time, backwards too; the reason is logged.")
+    static final class Seek implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        ServerOptions server;
+
+        @Option(names = "--subscription", required = true, paramLabel = "ID")
+        String subscription;
+
+        @Option(names = "--cursor", paramLabel = "N", description = "The seq to deliver next.")
+        Long cursor;
+
+        @Option(
+                names = "--time",
+                paramLabel = "TIME",
+                description = "Instead of --cursor: an RFC 3339 time (e.g. 2026-12-01T19:30:00Z); the cursor goes to "
+                        + "the first observation appended at or after it.")
+        String time;
+
+        @Option(names = "--reason", required = true, paramLabel = "TEXT", description = "Why; logged with the seek.")
+        String reason;
+
+        @Override
+        public Integer call() {
+            if ((cursor == null) == (time == null)) {
+                throw new ParameterException(spec.commandLine(), "give one of --cursor and --time");
+            }
+            MonitorClient api = server.api();
+            ObjectNode body = Json.object();
+            if (cursor != null) {
+                body.put("cursor", cursor);
+            } else {
+                body.put("time", time);
+            }
+            body.put("reason", reason);
+            return Answers.print(
+                    spec,
+                    api,
+                    api.post(
+                            "subscriptions/" + MonitorClient.segment(subscription) + "/seek",
+                            body,
+                            server.requiredToken()));
         }
     }
 

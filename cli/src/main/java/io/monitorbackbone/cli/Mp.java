@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
             Commands.Pull.class,
             Commands.Publish.class,
             Commands.Subscribe.class,
+            Commands.Seek.class,
             Commands.State.class,
             Commands.Monitors.class,
             MonitorCommand.class,

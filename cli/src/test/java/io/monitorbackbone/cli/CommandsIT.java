@@ -125,6 +125,44 @@ class CommandsIT {
     }
 
     @Test
+    void seekAndSubscribeTakeATime() {
+        String id = "timed-" + Long.toHexString(System.nanoTime());
+        ok("monitor", "create", "--id", id, "--visibility", "public");
+        JsonNode subscribed = json(ok("subscribe", "--monitor", id, "--subscriber", "agent:t"));
+        String subscription = subscribed.at("/subscription/id").asText();
+        String token = subscribed.get("token").asText();
+        String[] seek = {"seek", "--subscription", subscription, "--token", token, "--reason", "cli"};
+
+        JsonNode toStart = json(ok(with(seek, "--time", "2000-01-01T00:00:00Z")));
+        JsonNode pastHead = json(ok(with(seek, "--time", "2999-01-01T00:00:00+01:00")));
+        JsonNode bySeq = json(ok(with(seek, "--cursor", "2")));
+        JsonNode early =
+                json(ok("subscribe", "--monitor", id, "--subscriber", "agent:t2", "--from", "2000-01-01T00:00:00Z"));
+        CliProcess.Finished badTime = CliProcess.run(base, with(seek, "--time", "yesterday"));
+        CliProcess.Finished both = CliProcess.run(base, with(seek, "--time", "2000-01-01T00:00:00Z", "--cursor", "1"));
+        CliProcess.Finished neither = CliProcess.run(base, seek);
+
+        assertThat(toStart.get("cursor").asLong()).isEqualTo(1);
+        assertThat(toStart.get("time").asText()).isEqualTo("2000-01-01T00:00:00Z");
+        assertThat(pastHead.get("cursor").asLong())
+                .as("one past the head: the configured, subscribed and seek rows")
+                .isEqualTo(4);
+        assertThat(bySeq.get("cursor").asLong()).isEqualTo(2);
+        assertThat(early.at("/subscription/cursor").asLong()).isEqualTo(1);
+        assertThat(badTime.exit()).isEqualTo(1);
+        assertThat(json(badTime).get("code").asText()).isEqualTo("INVALID");
+        assertThat(both.exit()).isEqualTo(2);
+        assertThat(neither.exit()).isEqualTo(2);
+        assertThat(neither.stderr()).contains("give one of --cursor and --time");
+    }
+
+    private static String[] with(String[] args, String... more) {
+        String[] out = java.util.Arrays.copyOf(args, args.length + more.length);
+        System.arraycopy(more, 0, out, args.length, more.length);
+        return out;
+    }
+
+    @Test
     void noServerIsExitStatusThreeAndOneLineOnStderr() {
         URI nowhere = URI.create("http://127.0.0.1:" + FreePorts.next());
 

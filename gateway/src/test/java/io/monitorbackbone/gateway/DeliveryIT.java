@@ -202,6 +202,157 @@ class DeliveryIT {
         assertThat(logged.at("/data/payload/reason").asText()).isEqualTo("reprocess");
     }
 
+    /** Each record's Kafka timestamp (the one offsets-for-times indexes) by seq, read with a plain consumer. */
+    private static Map<Long, Instant> timestamps(String monitorId) {
+        Map<String, Object> config = Map.of(
+                "bootstrap.servers",
+                io.monitorbackbone.testsupport.TestKafka.bootstrapServers(),
+                "key.deserializer",
+                org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName(),
+                "value.deserializer",
+                org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<byte[], byte[]>(config)) {
+            var tp = new org.apache.kafka.common.TopicPartition(Topics.obs(monitorId), 0);
+            consumer.assign(List.of(tp));
+            consumer.seekToBeginning(List.of(tp));
+            long end = consumer.endOffsets(List.of(tp)).get(tp);
+            Map<Long, Instant> out = new java.util.HashMap<>();
+            await().atMost(Duration.ofSeconds(60)).until(() -> {
+                consumer.poll(Duration.ofMillis(200))
+                        .forEach(r -> out.put(r.offset() + 1, Instant.ofEpochMilli(r.timestamp())));
+                return consumer.position(tp) >= end;
+            });
+            return out;
+        }
+    }
+
+    /** Publishes once this machine's clock is past the previous record's timestamp, so the two differ by 3 ms or more. */
+    private long publishLater(Walk.Monitor m, String subject, long previousSeq) {
+        Instant previous = timestamps(m.id()).get(previousSeq);
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(1))
+                .until(() -> Instant.now().isAfter(previous.plusMillis(2)));
+        return publish(m, "demo.note", subject);
+    }
+
+    private Http.Response seek(Walk.Reader reader, String body) {
+        return http.post("/mp/v0/subscriptions/" + reader.subscription() + "/seek", body, reader.token());
+    }
+
+    @Test
+    void aSeekByTimeLandsOnTheFirstRecordAppendedAtOrAfterItOverRestAndJsonRpc() {
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
+        long a = publish(m, "demo.note", "a");
+        long b = publishLater(m, "b", a);
+        Walk.Reader reader = subscribe(m, "{\"subscriber\":\"agent:timer\"}", null);
+        walk.ack(reader, b + 2);
+        Map<Long, Instant> at = timestamps(m.id());
+        assertThat(at.get(b)).isAfter(at.get(a).plusMillis(2));
+
+        Http.Response onB = seek(reader, "{\"time\":\"" + at.get(b) + "\",\"reason\":\"since b\"}");
+        JsonNode fromB = walk.pull(reader, "").json();
+        Http.Response between = seek(reader, "{\"time\":\"" + at.get(a).plusMillis(1) + "\",\"reason\":\"after a\"}");
+        Http.Response onA = seek(reader, "{\"time\":\"" + at.get(a) + "\",\"reason\":\"since a\"}");
+        String aWithOffset = at.get(a).atOffset(java.time.ZoneOffset.ofHours(2)).toString();
+        JsonNode rpc = http.post(
+                        "/mp/v0/rpc",
+                        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"feeds/seek\",\"params\":{\"subscription\":\""
+                                + reader.subscription() + "\",\"time\":\"" + aWithOffset
+                                + "\",\"reason\":\"over json-rpc\"}}",
+                        reader.token())
+                .json();
+        long head = http.get("/mp/v0/monitors/" + m.id() + "/state", null)
+                .json()
+                .get("head")
+                .asLong();
+        Http.Response future = seek(reader, "{\"time\":\"2999-01-01T00:00:00Z\",\"reason\":\"only new ones\"}");
+        Http.Response subscribed = http.post(
+                "/mp/v0/subscriptions",
+                "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:timed\",\"from\":{\"time\":\"" + at.get(b)
+                        + "\"}}",
+                null);
+
+        assertThat(onB.status()).as(onB.body()).isEqualTo(200);
+        assertThat(onB.json().get("cursor").asLong()).isEqualTo(b);
+        assertThat(fromB.get("observations").get(0).get("id").asLong()).isEqualTo(b);
+        JsonNode logged =
+                fromB.get("observations").get(fromB.get("observations").size() - 1);
+        assertThat(logged.get("type").asText()).isEqualTo("ai.mentu.monitor.subscribed");
+        assertThat(logged.at("/data/payload/seek/time").asText())
+                .isEqualTo(at.get(b).toString());
+        assertThat(logged.at("/data/payload/seek/to").asLong()).isEqualTo(b);
+        assertThat(logged.at("/data/payload/reason").asText()).isEqualTo("since b");
+        assertThat(between.json().get("cursor").asLong()).as(between.body()).isEqualTo(b);
+        assertThat(onA.json().get("cursor").asLong()).as(onA.body()).isEqualTo(a);
+        assertThat(rpc.at("/result/cursor").asLong()).as(rpc.toString()).isEqualTo(a);
+        assertThat(future.json().get("cursor").asLong()).as(future.body()).isEqualTo(head + 1);
+        assertThat(subscribed.status()).as(subscribed.body()).isEqualTo(201);
+        assertThat(subscribed.json().at("/subscription/cursor").asLong()).isEqualTo(b);
+    }
+
+    @Test
+    void aMalformedTimeOrBothACursorAndATimeAreRefusedAsInvalid() {
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
+        Walk.Reader reader = subscribe(m, "{\"subscriber\":\"agent:badtime\"}", null);
+
+        for (String time :
+                List.of("\"2026-12-01 19:30:00\"", "\"2026-12-01T19:30:00\"", "\"an hour ago\"", "1733081400000")) {
+            Http.Response r = seek(reader, "{\"time\":" + time + ",\"reason\":\"r\"}");
+            assertRefused(r, 400, "INVALID");
+            assertThat(r.json().get("field").asText()).isEqualTo("time");
+        }
+        assertRefused(
+                seek(reader, "{\"cursor\":1,\"time\":\"2026-12-01T19:30:00Z\",\"reason\":\"r\"}"), 400, "INVALID");
+        assertRefused(
+                http.post(
+                        "/mp/v0/subscriptions",
+                        "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:b2\",\"from\":{\"time\":\"soon\"}}",
+                        null),
+                400,
+                "INVALID");
+        JsonNode rpc = http.post(
+                        "/mp/v0/rpc",
+                        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"feeds/seek\",\"params\":{\"subscription\":\""
+                                + reader.subscription() + "\",\"time\":\"noon\",\"reason\":\"r\"}}",
+                        reader.token())
+                .json();
+        assertThat(rpc.at("/error/data/code").asText()).as(rpc.toString()).isEqualTo("INVALID");
+        assertThat(http.get("/mp/v0/discover", null)
+                        .json()
+                        .at("/capabilities/extensions/io.monitorbackbone~1seek-by-time/fields")
+                        .toString())
+                .as("discover announces the extension")
+                .contains("seek.time", "subscribe.from.time");
+    }
+
+    @Test
+    void aTimeBeforeTheRetentionFloorIsAnExpiredCursor() {
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
+        long a = publish(m, "demo.note", "a");
+        long b = publishLater(m, "b", a);
+        Walk.Reader reader = subscribe(m, "{\"subscriber\":\"agent:floor\"}", null);
+        Map<Long, Instant> at = timestamps(m.id());
+        Http.Response compacted = http.post(
+                "/mp/v0/admin/compact",
+                "{\"upto_seq\":" + a + ",\"monitor\":\"" + m.id() + "\"}",
+                SharedServer.ADMIN_TOKEN);
+        assertThat(compacted.status()).as(compacted.body()).isEqualTo(200);
+        assertThat(compacted.json().get("retention_floor").asLong()).isEqualTo(b);
+
+        Http.Response beforeFloor = seek(reader, "{\"time\":\"" + at.get(a) + "\",\"reason\":\"too far back\"}");
+        Http.Response onFloor = seek(reader, "{\"time\":\"" + at.get(b) + "\",\"reason\":\"from the floor\"}");
+        Walk.Reader late =
+                subscribe(m, "{\"subscriber\":\"agent:late\",\"from\":{\"time\":\"" + at.get(a) + "\"}}", null);
+        Http.Response latePull = http.get("/mp/v0/subscriptions/" + late.subscription() + "/pull", late.token());
+
+        assertRefused(beforeFloor, 410, "CURSOR_EXPIRED");
+        assertThat(beforeFloor.json().get("retention_floor").asLong()).isEqualTo(b);
+        assertThat(beforeFloor.json().get("time").asText()).isEqualTo(at.get(a).toString());
+        assertThat(onFloor.json().get("cursor").asLong()).as(onFloor.body()).isEqualTo(b);
+        assertRefused(latePull, 410, "CURSOR_EXPIRED");
+        assertThat(latePull.json().get("retention_floor").asLong()).isEqualTo(b);
+    }
+
     @Test
     void renewRotatesTheTokenAndKeepsEverythingElse() {
         Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");

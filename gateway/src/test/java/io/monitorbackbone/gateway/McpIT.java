@@ -277,6 +277,10 @@ class McpIT {
                 client,
                 "feed_seek",
                 Map.of("subscription", subscription, "cursor", 1, "reason", "replay", "token", token));
+        JsonNode soughtByTime = ok(
+                client,
+                "feed_seek",
+                Map.of("subscription", subscription, "time", "2000-01-01T00:00:00Z", "reason", "all", "token", token));
         McpSchema.CallToolResult backwards =
                 call(client, "monitor_ack", Map.of("subscription", subscription, "cursor", 0, "token", token));
         JsonNode retired = ok(client, "feed_retire", Map.of("subscription", subscription, "token", token));
@@ -286,6 +290,9 @@ class McpIT {
         assertThat(renewed.toString()).contains("job-1");
         assertThat(completed.get("ok").asBoolean()).isTrue();
         assertThat(sought.toString()).contains(subscription);
+        assertThat(soughtByTime.get("cursor").asLong())
+                .as(soughtByTime.toString())
+                .isEqualTo(1);
         assertThat(code(backwards)).isEqualTo("CURSOR_BACKWARDS");
         assertThat(retired.toString()).contains(subscription);
     }

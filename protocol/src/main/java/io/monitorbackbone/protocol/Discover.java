@@ -50,6 +50,12 @@ public final class Discover {
                 .putObject("io.monitorbackbone/gap-reasons")
                 .put("field", "confidence.gap_reasons")
                 .set("gaps", Json.array(java.util.List.of("stale_source")));
+        // A seek (and a subscription's from) by time: the first record whose Kafka timestamp is at or after it.
+        ObjectNode byTime = extensions.putObject("io.monitorbackbone/seek-by-time");
+        byTime.set("fields", Json.array(List.of("seek.time", "subscribe.from.time")));
+        byTime.put("format", "RFC 3339 date-time with a zone");
+        byTime.put("timestamp", "append");
+        byTime.put("before_retention_floor", "CURSOR_EXPIRED");
         // The REST binding described as OpenAPI 3.1, the protocol's JSON schemas as its components.
         extensions
                 .putObject("io.monitorbackbone/openapi")

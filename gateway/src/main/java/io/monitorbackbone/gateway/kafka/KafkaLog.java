@@ -4,6 +4,7 @@ import io.monitorbackbone.gateway.service.Log;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Filter;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -41,6 +42,11 @@ final class KafkaLog implements Log {
     @Override
     public Map<String, Bounds> bounds(Collection<String> monitorIds) {
         return reader.bounds(monitorIds);
+    }
+
+    @Override
+    public Stamped firstAtOrAfter(String monitorId, Instant time) {
+        return reader.firstAtOrAfter(monitorId, time);
     }
 
     @Override

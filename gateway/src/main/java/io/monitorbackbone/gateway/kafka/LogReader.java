@@ -5,13 +5,16 @@ import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.gateway.service.Log.Bounds;
 import io.monitorbackbone.gateway.service.Log.Entry;
 import io.monitorbackbone.gateway.service.Log.Page;
+import io.monitorbackbone.gateway.service.Log.Stamped;
 import io.monitorbackbone.protocol.Filter;
 import io.monitorbackbone.protocol.Seq;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -63,6 +66,23 @@ public final class LogReader {
                 out.put(id, bounds(id, begin.get(tp), end.get(tp)));
             }
             return out;
+        });
+    }
+
+    /**
+     * Kafka's offsets-for-times on the monitor's partition: the first offset whose record timestamp is at or after
+     * {@code time} (milliseconds, a fraction rounded up so nothing earlier is included), at or above the log start.
+     * The gateway and the bridge leave the timestamp to the producer (CreateTime, the producer's clock at the send).
+     */
+    public Stamped firstAtOrAfter(String monitorId, Instant time) {
+        long millis = time.toEpochMilli() + (time.getNano() % 1_000_000 == 0 ? 0 : 1);
+        return pool.withConsumer(c -> {
+            TopicPartition tp = ReaderPool.partitionOf(monitorId);
+            OffsetAndTimestamp found =
+                    c.offsetsForTimes(Map.of(tp, millis), ReaderPool.TIMEOUT).get(tp);
+            return found == null
+                    ? null
+                    : new Stamped(Seq.fromOffset(found.offset()), Instant.ofEpochMilli(found.timestamp()));
         });
     }
 

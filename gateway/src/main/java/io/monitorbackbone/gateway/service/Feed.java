@@ -176,6 +176,17 @@ public final class Feed {
         return "earliest".equals(resetPolicy) ? bounds.floor() : bounds.head() + 1;
     }
 
+    /** A seek to a time before what the log still holds: {@link #expired} naming the time instead of a seq. */
+    static ProtocolException expired(String monitorId, long floor, java.time.Instant time) {
+        return ProtocolException.of(
+                        ErrorCode.CURSOR_EXPIRED,
+                        "time before the retention floor: what was appended from then on may be gone; seek to the floor"
+                                + " (retention_floor) to read what the log still holds")
+                .with("retention_floor", floor)
+                .with("relist", "monitors/" + monitorId + "/state")
+                .with("time", time.toString());
+    }
+
     static ProtocolException expired(String monitorId, long floor, long requested) {
         return ProtocolException.of(
                         ErrorCode.CURSOR_EXPIRED,

@@ -3,6 +3,7 @@ package io.monitorbackbone.gateway.service;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Filter;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +32,13 @@ public interface Log {
     Map<String, Bounds> bounds(Collection<String> monitorIds);
 
     /**
+     * The first retained record whose timestamp is at or after {@code time}, by the broker's time index of the log
+     * (Kafka's offsets-for-times): the record timestamp, which is when the writer handed the record to its producer;
+     * null when no retained record is that late.
+     */
+    Stamped firstAtOrAfter(String monitorId, Instant time);
+
+    /**
      * Matching records from {@code fromSeq}, oldest first, at most {@code limit}. With {@code count}, goes on towards
      * the head counting what matches (a bounded count, {@link Page#countBounded()}), which is a subscription's lag
      * when {@code fromSeq} is its cursor.
@@ -51,6 +59,9 @@ public interface Log {
     record Bounds(long head, long floor, long end) {}
 
     record Entry(long seq, Draft draft) {}
+
+    /** A seq and its record's timestamp. */
+    record Stamped(long seq, Instant timestamp) {}
 
     /**
      * @param entries  matching observations from the start, oldest first, at most the limit

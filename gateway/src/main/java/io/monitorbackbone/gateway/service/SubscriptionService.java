@@ -73,7 +73,7 @@ public class SubscriptionService {
             String at = Times.format(now);
             Log.Bounds bounds = log.bounds(monitorId);
             Cursor previous = existing == null ? null : access.cursorOf(existing.id());
-            long from = startCursor(request.from(), bounds, previous);
+            long from = startCursor(monitorId, request.from(), bounds, previous);
 
             String token = Tokens.mint();
             String id = existing != null ? existing.id() : freshId();
@@ -105,6 +105,9 @@ public class SubscriptionService {
             payload.set("capabilities", Json.array(granted));
             payload.put("cursor", cursor.cursor());
             payload.put("renewed", existing != null);
+            if (request.from() != null && request.from().byTime()) {
+                payload.putObject("from").put("time", request.from().time().toString());
+            }
             appendRow(
                     monitor,
                     Vocabulary.SUBSCRIBED,
@@ -121,15 +124,26 @@ public class SubscriptionService {
         }
     }
 
-    /** The only way backwards (and a way forwards): needs a reason, bumps the cursor's epoch, and is logged. */
+    /**
+     * The only way backwards (and a way forwards): needs a reason, bumps the cursor's epoch, and is logged. A seek by
+     * time goes to the first record appended at or after it ({@link #seqAt}); one before what the log still holds is
+     * refused as a seek below the floor is.
+     */
     public Reply seek(String id, String bearer, Seek request) {
         Subscription s = access.authorized(id, bearer);
-        long requested = request.cursor();
         String reason = request.reason();
         Monitor monitor = access.monitorOf(s);
         synchronized (tables.lockFor(id)) {
             Cursor cursor = access.cursorOf(id);
             Log.Bounds bounds = log.bounds(s.monitor());
+            long requested = request.cursor();
+            if (request.byTime()) {
+                long at = seqAt(s.monitor(), request.time(), bounds);
+                if (at == EXPIRED) {
+                    throw Feed.expired(s.monitor(), bounds.floor(), request.time());
+                }
+                requested = at;
+            }
             if (Feed.isExpired(requested, bounds.floor())) {
                 throw Feed.expired(s.monitor(), bounds.floor(), requested);
             }
@@ -144,6 +158,9 @@ public class SubscriptionService {
             ObjectNode seek = payload.putObject("seek");
             seek.put("from", cursor.cursor());
             seek.put("to", target);
+            if (request.byTime()) {
+                seek.put("time", request.time().toString());
+            }
             payload.put("reason", reason);
             appendRow(monitor, Vocabulary.SUBSCRIBED, s.subscriber(), payload, false, now);
             if (Feed.isExpired(cursor.cursor(), bounds.floor())) {
@@ -159,6 +176,9 @@ public class SubscriptionService {
             ObjectNode reply = Json.object();
             reply.put("subscription", id);
             reply.put("cursor", target);
+            if (request.byTime()) {
+                reply.put("time", request.time().toString());
+            }
             return Reply.of(200, reply);
         }
     }
@@ -266,8 +286,32 @@ public class SubscriptionService {
         return feeds.of(s, monitor).lag(cursor.cursor());
     }
 
-    /** Where a subscription starts: {@code head}, {@code earliest}, a seq, or (re-keying) where it already was. */
-    private static long startCursor(Subscribe.From from, Log.Bounds bounds, Cursor previous) {
+    /** {@link #seqAt}'s answer for a time before what the log still holds. */
+    private static final long EXPIRED = -1;
+
+    /**
+     * Where a time lands in a monitor's log: the seq of the first record appended at or after it (by the record
+     * timestamp Kafka indexes), one past the head when none is that late. {@link #EXPIRED} when records were removed
+     * (the floor is past seq 1) and the time is before the first one retained: what was appended from then on may be
+     * gone, so a cursor there is below the floor.
+     */
+    private long seqAt(String monitorId, Instant time, Log.Bounds bounds) {
+        Log.Stamped first = log.firstAtOrAfter(monitorId, time);
+        if (first == null) {
+            return bounds.head() + 1;
+        }
+        if (bounds.floor() > 1 && first.seq() <= bounds.floor() && time.isBefore(first.timestamp())) {
+            return EXPIRED;
+        }
+        return Math.min(first.seq(), bounds.head() + 1);
+    }
+
+    /**
+     * Where a subscription starts: {@code head}, {@code earliest}, a seq, a time ({@link #seqAt}; one before the
+     * retained log is the seq below the floor, so the first pull answers as for any expired cursor), or (re-keying)
+     * where it already was.
+     */
+    private long startCursor(String monitorId, Subscribe.From from, Log.Bounds bounds, Cursor previous) {
         long current = previous == null ? 0 : previous.cursor();
         if (from == null) {
             return current;
@@ -277,6 +321,9 @@ public class SubscriptionService {
             wanted = bounds.head() + 1;
         } else if (from.equals(Subscribe.From.EARLIEST)) {
             wanted = bounds.floor();
+        } else if (from.byTime()) {
+            long at = seqAt(monitorId, from.time(), bounds);
+            wanted = at == EXPIRED ? bounds.floor() - 1 : at;
         } else {
             wanted = from.seq();
         }

@@ -98,6 +98,69 @@ class SubscriptionServiceTest {
     }
 
     @Test
+    void aSeekByTimeGoesToTheFirstRecordAppendedAtOrAfterItAndIsLogged() {
+        World w = new World();
+        String owner = w.monitor("ci"); // seq 1 at T0
+        String[] sub = w.subscribe("ci", "agent:claude", null, "observe"); // seq 2 at T0
+        w.clock.advance(Duration.ofSeconds(10));
+        w.publish("ci", owner, "a"); // seq 3 at T0+10s
+        w.clock.advance(Duration.ofSeconds(10));
+        w.publish("ci", owner, "b"); // seq 4 at T0+20s
+
+        assertThat(seekTo(w, sub, World.T0.plusSeconds(5)).get("cursor").asLong())
+                .isEqualTo(3);
+        assertThat(w.log.at("ci", 5).data().at("/payload/seek/time").asText()).isEqualTo("2026-12-01T12:00:05Z");
+        assertThat(w.log.at("ci", 5).data().at("/payload/seek/to").asLong()).isEqualTo(3);
+        assertThat(w.log.at("ci", 5).data().at("/payload/reason").asText()).isEqualTo("by time");
+        assertThat(seekTo(w, sub, World.T0.plusSeconds(10)).get("cursor").asLong())
+                .isEqualTo(3);
+        assertThat(seekTo(w, sub, World.T0.plusSeconds(10).plusNanos(1))
+                        .get("cursor")
+                        .asLong())
+                .isEqualTo(4);
+        assertThat(seekTo(w, sub, World.T0.minusSeconds(3600)).get("cursor").asLong())
+                .isEqualTo(1);
+        long head = w.log.bounds("ci").head();
+        assertThat(seekTo(w, sub, World.T0.plusSeconds(3600)).get("cursor").asLong())
+                .isEqualTo(head + 1);
+        assertThat(w.tables.cursor(sub[0]).cursor()).isEqualTo(head + 1);
+    }
+
+    @Test
+    void aTimeBeforeTheRetainedLogIsAnExpiredCursor() {
+        World w = new World();
+        String owner = w.monitor("ci"); // seq 1 at T0
+        String[] sub = w.subscribe("ci", "agent:claude", null, "observe"); // seq 2 at T0
+        w.clock.advance(Duration.ofSeconds(10));
+        w.publish("ci", owner, "a"); // seq 3 at T0+10s
+        w.log.dropBefore("ci", 2); // the floor is seq 3
+
+        assertThatThrownBy(() -> seekTo(w, sub, World.T0.plusSeconds(5)))
+                .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.CURSOR_EXPIRED))
+                .satisfies(e -> assertThat(((ProtocolException) e).details().get("retention_floor"))
+                        .isEqualTo(3L));
+        assertThat(seekTo(w, sub, World.T0.plusSeconds(10)).get("cursor").asLong())
+                .isEqualTo(3);
+
+        ObjectNode body = Json.object().put("monitor", "ci").put("subscriber", "agent:late");
+        body.putObject("from").put("time", World.T0.plusSeconds(5).toString());
+        JsonNode late = w.subscriptions.subscribe(Subscribe.parse(body), null).body();
+        assertThat(late.at("/subscription/cursor").asLong()).isEqualTo(2);
+        assertThat(w.log.records("ci")
+                        .get(w.log.records("ci").size() - 1)
+                        .data()
+                        .at("/payload/from/time")
+                        .asText())
+                .isEqualTo("2026-12-01T12:00:05Z");
+    }
+
+    private static JsonNode seekTo(World w, String[] sub, java.time.Instant time) {
+        return w.subscriptions
+                .seek(sub[0], sub[1], new Seek(0, time, "by time"))
+                .body();
+    }
+
+    @Test
     void renewingRotatesTheTokenAtOnce() {
         World w = new World();
         w.monitor("ci");

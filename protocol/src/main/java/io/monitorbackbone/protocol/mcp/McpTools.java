@@ -333,8 +333,10 @@ public final class McpTools {
                                             + "a type may end in *)."))
                             .prop(
                                     "from",
-                                    stringOrInteger("Where to start: \"head\" (only what comes next, the "
-                                            + "default), \"earliest\" (everything the log still holds), or a seq."))
+                                    startPosition("Where to start: \"head\" (only what comes next, the "
+                                            + "default), \"earliest\" (everything the log still holds), a seq, or "
+                                            + "{\"time\": \"2026-12-01T19:30:00Z\"} (the first observation appended "
+                                            + "at or after that RFC 3339 time)."))
                             .prop(
                                     "reset_policy",
                                     enumOf(
@@ -397,13 +399,18 @@ public final class McpTools {
             tool(
                     "feed_seek",
                     "Move a subscription's cursor anywhere",
-                    "Sets the subscription's cursor to `cursor`, backwards too (to re-read), with a reason that is "
+                    "Sets the subscription's cursor to `cursor`, or to the first observation appended at or after "
+                            + "`time` (give one of the two), backwards too (to re-read), with a reason that is "
                             + "logged as an ai.mentu.monitor.subscribed observation.",
                     schema().prop("subscription", subscriptionId())
                             .prop("cursor", integer("The seq to deliver next."))
+                            .prop(
+                                    "time",
+                                    string("Instead of cursor: an RFC 3339 time, e.g. 2026-12-01T19:30:00Z; the "
+                                            + "cursor goes to the first observation appended at or after it."))
                             .prop("reason", string("Why you move it; logged."))
                             .prop(TOKEN, subscriptionToken())
-                            .require("subscription", "cursor", TOKEN),
+                            .require("subscription", "reason", TOKEN),
                     false,
                     false,
                     true,
@@ -595,9 +602,10 @@ public final class McpTools {
         return p;
     }
 
-    private static ObjectNode stringOrInteger(String description) {
+    /** A subscription's {@code from}: a string, a seq, or {@code {time}}. */
+    private static ObjectNode startPosition(String description) {
         ObjectNode p = Json.object();
-        p.putArray("type").add("string").add("integer");
+        p.putArray("type").add("string").add("integer").add("object");
         p.put("description", description);
         return p;
     }

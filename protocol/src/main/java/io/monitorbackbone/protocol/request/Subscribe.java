@@ -6,6 +6,7 @@ import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.Vocabulary;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -28,16 +29,31 @@ public record Subscribe(
         From from,
         String sink) {
 
-    /** A start position: {@code head} (one past the last seq), {@code earliest} (the retention floor), or a seq. */
-    public record From(String anchor, long seq) {
-        public static final From HEAD = new From("head", 0);
-        public static final From EARLIEST = new From("earliest", 0);
+    /**
+     * A start position: {@code head} (one past the last seq), {@code earliest} (the retention floor), a seq, or, beyond
+     * the protocol, {@code {time}}: the first record appended at or after that time (where it lands is decided when the
+     * request is applied, against the log).
+     *
+     * @param time the time of {@code {time}}, else null
+     */
+    public record From(String anchor, long seq, Instant time) {
+        public static final From HEAD = new From("head", 0, null);
+        public static final From EARLIEST = new From("earliest", 0, null);
 
         public static From at(long seq) {
             if (seq < 0) {
                 throw new IllegalArgumentException("a start seq is non-negative: " + seq);
             }
-            return new From(null, seq);
+            return new From(null, seq, null);
+        }
+
+        public static From at(Instant time) {
+            return new From("time", 0, java.util.Objects.requireNonNull(time));
+        }
+
+        /** Whether this start is a time, to be looked up in the log. */
+        public boolean byTime() {
+            return time != null;
         }
 
         static From parse(JsonNode from) {
@@ -53,11 +69,19 @@ public record Subscribe(
             if (from.isIntegralNumber() && from.canConvertToLong() && from.asLong() >= 0) {
                 return at(from.asLong());
             }
-            throw ProtocolException.of(ErrorCode.INVALID, "`from` must be 'head', 'earliest' or a non-negative integer")
+            if (from.isObject() && from.size() == 1 && from.has("time")) {
+                return at(Fields.time(from.get("time"), "from.time"));
+            }
+            throw ProtocolException.of(
+                            ErrorCode.INVALID,
+                            "`from` must be 'head', 'earliest', a non-negative integer or {\"time\": an RFC 3339 date-time}")
                     .with("from", from);
         }
 
         JsonNode toJson() {
+            if (time != null) {
+                return Json.object().put("time", time.toString());
+            }
             return anchor != null
                     ? Json.MAPPER.getNodeFactory().textNode(anchor)
                     : Json.MAPPER.getNodeFactory().numberNode(seq);

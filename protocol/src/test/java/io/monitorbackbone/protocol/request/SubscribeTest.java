@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.ProtocolException;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -49,12 +50,38 @@ class SubscribeTest {
         assertThat(Subscribe.parse(body("{\"monitor\":\"w\",\"subscriber\":\"a\",\"from\":7}"))
                         .from())
                 .isEqualTo(Subscribe.From.at(7));
-        for (String from : List.of("\"tail\"", "-1", "1.5", "\"7\"", "{}")) {
+        for (String from : List.of(
+                "\"tail\"", "-1", "1.5", "\"7\"", "{}", "{\"seq\":3}", "{\"time\":\"2026-12-01T19:30:00Z\",\"x\":1}")) {
             refused(
                     () -> Subscribe.parse(body("{\"monitor\":\"w\",\"subscriber\":\"a\",\"from\":" + from + "}")),
-                    "{\"code\":\"INVALID\",\"error\":\"`from` must be 'head', 'earliest' or a non-negative integer\",\"done\":[],"
-                            + "\"from\":" + from + "}");
+                    "{\"code\":\"INVALID\",\"error\":\"`from` must be 'head', 'earliest', a non-negative integer or "
+                            + "{\\\"time\\\": an RFC 3339 date-time}\",\"done\":[],\"from\":" + from + "}");
         }
+    }
+
+    @Test
+    void fromMayBeATimeWithAZone() {
+        assertThat(Subscribe.parse(
+                                body(
+                                        "{\"monitor\":\"w\",\"subscriber\":\"a\",\"from\":{\"time\":\"2026-12-01T20:30:00.250+01:00\"}}"))
+                        .from())
+                .isEqualTo(Subscribe.From.at(Instant.parse("2026-12-01T19:30:00.250Z")));
+        for (String time : List.of(
+                "\"2026-12-01 19:30:00\"", "\"2026-12-01T19:30:00\"", "\"yesterday\"", "1733081400000", "null")) {
+            refused(
+                    () -> Subscribe.parse(
+                            body("{\"monitor\":\"w\",\"subscriber\":\"a\",\"from\":{\"time\":" + time + "}}")),
+                    "{\"code\":\"INVALID\",\"error\":\"from.time must be an RFC 3339 date-time with a zone, e.g. "
+                            + "2026-12-01T19:30:00Z\",\"done\":[],\"field\":\"from.time\",\"time\":" + time + "}");
+        }
+    }
+
+    @Test
+    void aStartByTimeRoundTripsThroughItsJson() {
+        Subscribe r = Subscribe.parse(
+                body("{\"monitor\":\"w\",\"subscriber\":\"a\",\"from\":{\"time\":\"2026-12-01T19:30:00.000123Z\"}}"));
+
+        assertThat(Subscribe.parse(r.toJson())).isEqualTo(r);
     }
 
     @Test

@@ -59,6 +59,20 @@ public final class FakeLog implements Log {
         return out;
     }
 
+    /** The fake's record timestamp is the draft's {@code time} (a row's is the clock's now when it was made). */
+    @Override
+    public synchronized Stamped firstAtOrAfter(String monitorId, java.time.Instant time) {
+        List<Draft> log = logs.getOrDefault(monitorId, List.of());
+        for (long seq = bounds(monitorId).floor(); seq <= log.size(); seq++) {
+            java.time.Instant t = io.monitorbackbone.protocol.Times.parseOrNull(
+                    log.get((int) seq - 1).time());
+            if (t != null && !t.isBefore(time)) {
+                return new Stamped(seq, t);
+            }
+        }
+        return null;
+    }
+
     @Override
     public synchronized Page read(String monitorId, long fromSeq, Filter filter, int limit, boolean count) {
         List<Draft> log = logs.getOrDefault(monitorId, List.of());
