@@ -416,6 +416,13 @@ class BridgeIT {
         String topic = "src-" + UUID.randomUUID().toString().substring(0, 8);
         // latest: every record of a topic created after the monitor is one it asked for.
         Walk.Monitor m = bridged(topic, "[\"com.example.order\"]", "{\"format\":\"json\",\"start\":\"latest\"}");
+        // A reader may ask for the source rows alone, as for any of the server's own rows.
+        Http.Response sourceReader = http.post(
+                "/mp/v0/subscriptions",
+                "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:source-rows\",\"capabilities\":[\"observe\"],"
+                        + "\"filter\":{\"types\":[\"" + SOURCE_ROW + "\"]}}",
+                null);
+        assertThat(sourceReader.status()).as(sourceReader.body()).isEqualTo(201);
 
         await("the state names the missing source")
                 .atMost(GENEROUS)
@@ -430,6 +437,23 @@ class BridgeIT {
         assertThat(missing.at("/data/payload/status").asText()).isEqualTo("missing");
         assertThat(missing.at("/data/payload/topic").asText()).isEqualTo(topic);
         assertThat(missing.get("actor").asText()).isEqualTo("system:bridge");
+        // The source row is one of the server's own rows: counted and last like a configured row, but no source contact,
+        // and no publisher may write one (a forged present would take the gap away).
+        assertThat(state.at("/ages/since_last_source_contact_s").isNull()).isTrue();
+        Http.Response forged = http.post(
+                "/mp/v0/monitors/" + m.id() + "/observations",
+                "{\"type\":\"" + SOURCE_ROW + "\",\"data\":{\"payload\":{\"status\":\"present\",\"topic\":\""
+                        + topic + "\"}}}",
+                m.ownerToken());
+        Walk.assertRefused(forged, 403, "PROVENANCE_CEILING");
+        assertThat(forged.json().has("rejected_seq")).as(forged.body()).isTrue();
+        assertThat(gaps(m)).contains("stale_source");
+        Walk.Reader rows = new Walk.Reader(
+                sourceReader.json().at("/subscription/id").asText(),
+                sourceReader.json().get("token").asText());
+        assertThat(walk.pull(rows, "?cursor=1").json().get("observations"))
+                .isNotEmpty()
+                .allMatch(o -> o.get("type").asText().equals(SOURCE_ROW));
 
         createTopic(topic, 2);
         try (KafkaProducer<byte[], byte[]> p = producer(plain())) {
