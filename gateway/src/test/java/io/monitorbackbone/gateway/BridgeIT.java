@@ -355,6 +355,7 @@ class BridgeIT {
         assertThat(bridge.get("ref_prefix").asText()).isEqualTo("kafka:");
         assertThat(bridge.get("dead_letters").asText()).isEqualTo(Topics.BRIDGE_DEAD_LETTERS);
         assertThat(bridge.get("source_status_type").asText()).isEqualTo(SOURCE_ROW);
+        assertThat(bridge.get("lag_path").asText()).isEqualTo("/mp/v0/admin/bridges");
     }
 
     @Test
