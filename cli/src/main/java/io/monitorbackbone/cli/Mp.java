@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
             Commands.Subscribe.class,
             Commands.State.class,
             Commands.Monitors.class,
+            Commands.Bridges.class,
             MonitorCommand.class,
             ConformCommand.class,
             McpCommand.class,
