@@ -92,6 +92,12 @@ final class MonitorBridge {
     final AtomicLong deadLettered = new AtomicLong();
     /** Records of the assigned partitions not yet read, as of the last fetch. */
     final AtomicLong lag = new AtomicLong();
+    /**
+     * What each assigned partition has become, as its committed offset's metadata says ({@link BridgeCounts}); a
+     * partition whose offset carries none (committed before the bridge counted) counts from zero from then on. Only
+     * the bridge's thread touches it (rebalance callbacks run inside its poll).
+     */
+    private final Map<TopicPartition, BridgeCounts> counted = new HashMap<>();
 
     private final BridgeApp totals;
 
@@ -212,6 +218,8 @@ final class MonitorBridge {
         } finally {
             consumer = null;
             lag.set(0);
+            // The next session reads them again from the committed offsets, the only counts that stand.
+            counted.clear();
         }
     }
 
@@ -282,6 +290,7 @@ final class MonitorBridge {
                 && current.rules().isArray()
                 && !current.rules().isEmpty();
         Map<TopicPartition, OffsetAndMetadata> next = new HashMap<>();
+        Map<TopicPartition, BridgeCounts> counts = new HashMap<>();
         List<Pending> pending = new ArrayList<>();
         Set<String> marked = new HashSet<>();
         long b = 0;
@@ -290,6 +299,8 @@ final class MonitorBridge {
         producer.beginTransaction();
         try {
             for (ConsumerRecord<byte[], byte[]> record : records) {
+                TopicPartition tp = new TopicPartition(record.topic(), record.partition());
+                BridgeCounts before = counts.computeIfAbsent(tp, p -> counted.getOrDefault(p, BridgeCounts.ZERO));
                 RecordMapper.Outcome outcome = RecordMapper.map(current, source, record, now);
                 if (outcome instanceof RecordMapper.Observation o) {
                     Draft draft = o.draft();
@@ -306,17 +317,21 @@ final class MonitorBridge {
                         pending.add(new Pending(draft, o.eventId(), written));
                     }
                     b++;
+                    counts.put(tp, before.plus(1, 0, 0));
                 } else if (outcome instanceof RecordMapper.Refused refused) {
                     producer.send(ObservationCodec.encode(topic, monitorId, refused.eventId(), refused.row()));
                     r++;
+                    counts.put(tp, before.plus(0, 1, 0));
                 } else if (outcome instanceof RecordMapper.DeadLetter dead) {
                     producer.send(deadLetter(record, dead));
                     d++;
+                    counts.put(tp, before.plus(0, 0, 1));
                 }
-                next.put(
-                        new TopicPartition(record.topic(), record.partition()),
-                        new OffsetAndMetadata(record.offset() + 1));
+                next.put(tp, new OffsetAndMetadata(record.offset() + 1));
             }
+            // Each partition's counts ride with its offset, in the same transaction as the rows they count.
+            counts.forEach(
+                    (tp, n) -> next.put(tp, new OffsetAndMetadata(next.get(tp).offset(), n.metadata())));
             if (!pending.isEmpty()) {
                 // Rules react to a row's seq, which the broker gives when it appends: the batch is flushed, and each
                 // observation's reactions follow in the same transaction, so none is skipped and none outlives an
@@ -344,6 +359,7 @@ final class MonitorBridge {
             abort(producer);
             throw e;
         }
+        counted.putAll(counts);
         bridged.addAndGet(b);
         rejected.addAndGet(r);
         deadLettered.addAndGet(d);
@@ -417,7 +433,14 @@ final class MonitorBridge {
         }
 
         @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {}
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            partitions.forEach(counted::remove);
+        }
+
+        @Override
+        public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            partitions.forEach(counted::remove);
+        }
 
         @Override
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
@@ -425,6 +448,11 @@ final class MonitorBridge {
                 return;
             }
             Map<TopicPartition, OffsetAndMetadata> committed = c.committed(new HashSet<>(partitions));
+            for (TopicPartition tp : partitions) {
+                OffsetAndMetadata o = committed.get(tp);
+                BridgeCounts n = o == null ? null : BridgeCounts.parse(o.metadata());
+                counted.put(tp, n == null ? BridgeCounts.ZERO : n);
+            }
             List<TopicPartition> fresh =
                     partitions.stream().filter(tp -> committed.get(tp) == null).toList();
             if (fresh.isEmpty()) {
@@ -446,7 +474,7 @@ final class MonitorBridge {
                 c.seekToBeginning(fresh);
             }
             Map<TopicPartition, OffsetAndMetadata> positions = new HashMap<>();
-            fresh.forEach(tp -> positions.put(tp, new OffsetAndMetadata(c.position(tp))));
+            fresh.forEach(tp -> positions.put(tp, new OffsetAndMetadata(c.position(tp), BridgeCounts.ZERO.metadata())));
             c.commitSync(positions);
         }
     }

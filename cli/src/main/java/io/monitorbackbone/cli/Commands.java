@@ -332,4 +332,30 @@ final class Commands {
             return Answers.print(spec, api, api.get("monitors", server.optionalToken()));
         }
     }
+
+    @Command(
+            name = "bridges",
+            description =
+                    "Each bridged monitor's lag behind its Kafka topic, per partition, and what its records became"
+                            + " (bridged, rejected, dead-lettered); needs the server's admin token.")
+    static final class Bridges implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Mixin
+        ServerOptions server;
+
+        @Option(
+                names = "--monitor",
+                paramLabel = "ID",
+                description = "Only this monitor (a retired one too); without it, every bridged monitor not retired.")
+        String monitor;
+
+        @Override
+        public Integer call() {
+            MonitorClient api = server.api();
+            String path = monitor == null ? "admin/bridges" : "admin/bridges/" + MonitorClient.segment(monitor);
+            return Answers.print(spec, api, api.get(path, server.optionalToken()));
+        }
+    }
 }

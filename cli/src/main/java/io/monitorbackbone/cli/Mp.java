@@ -37,6 +37,7 @@ import picocli.CommandLine.Spec;
             Commands.Seek.class,
             Commands.State.class,
             Commands.Monitors.class,
+            Commands.Bridges.class,
             MonitorCommand.class,
             ConformCommand.class,
             McpCommand.class,

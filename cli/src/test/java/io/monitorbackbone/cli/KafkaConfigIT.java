@@ -2,14 +2,19 @@ package io.monitorbackbone.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.testsupport.Http;
 import io.monitorbackbone.testsupport.KafkaReads;
 import io.monitorbackbone.testsupport.ServerProcess;
 import java.io.IOException;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -23,10 +28,12 @@ import org.junit.jupiter.api.Test;
 class KafkaConfigIT {
 
     @Test
-    void onlyAClientConfiguredFromKafkaConfigReadsTheEmbeddedBrokerAndARestartKeepsTheCredentials() throws IOException {
+    void onlyAClientConfiguredFromKafkaConfigReadsTheEmbeddedBrokerAndARestartKeepsTheCredentials() throws Exception {
         Path data = buildDir().resolve("kafka-config-" + System.nanoTime());
-        try (ServerProcess server =
-                ServerProcess.builder().env("MP_DATA", data.toString()).start()) {
+        try (ServerProcess server = ServerProcess.builder()
+                .env("MP_DATA", data.toString())
+                .env("MP_ADMIN_TOKEN", ADMIN_TOKEN)
+                .start()) {
             Fixture.Monitor m = new Fixture(new Http(server.baseUri())).monitor("secured");
 
             CliProcess.Finished printed = kafkaConfig(data);
@@ -56,6 +63,8 @@ class KafkaConfigIT {
             KafkaReads.assertRefused(KafkaReads.withWrongPassword(client), "mp.monitors");
             assertThat(KafkaReads.keys(client, "mp.monitors")).contains(m.id());
 
+            bridgesATopicAsTheReadmeWalksThrough(server, client);
+
             Path file = data.resolve("kafka-client.properties");
             assertThat(Files.getPosixFilePermissions(file)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
             assertThat(Files.getPosixFilePermissions(data)).isEqualTo(PosixFilePermissions.fromString("rwx------"));
@@ -72,6 +81,82 @@ class KafkaConfigIT {
             assertThat(Files.getPosixFilePermissions(file)).isEqualTo(PosixFilePermissions.fromString("rw-------"));
             assertThat(server.log()).doesNotContain(password);
         }
+    }
+
+    private static final String ADMIN_TOKEN = "admin-" + Long.toHexString(System.nanoTime());
+
+    /**
+     * The README's "Bridging a Kafka topic in", on the all-in-one server with its own embedded broker (the bridge role's
+     * other tests run against a broker of their own): a topic created and written with the client properties {@code mp
+     * kafka-config} printed, a monitor created with {@code mp monitor create --source}, followed with {@code mp watch};
+     * {@code mp bridges} shows the monitor caught up. A stock Kafka tool is not at hand in the build, so a plain producer
+     * with the same properties stands in for {@code kafka-console-producer.sh}.
+     */
+    private static void bridgesATopicAsTheReadmeWalksThrough(ServerProcess server, Map<String, String> client)
+            throws Exception {
+        String topic = "orders-" + Long.toHexString(System.nanoTime());
+        Map<String, Object> kafka = new java.util.HashMap<>(client);
+        try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(kafka)) {
+            admin.createTopics(List.of(new org.apache.kafka.clients.admin.NewTopic(topic, 3, (short) 1)))
+                    .all()
+                    .get();
+        }
+        java.net.URI base = server.baseUri();
+        CliProcess.Finished created = CliProcess.run(
+                base,
+                "monitor",
+                "create",
+                "--id",
+                topic,
+                "--visibility",
+                "public",
+                "--types",
+                "com.example.order",
+                "--source",
+                "kafka:" + topic,
+                "--source-settings",
+                "{\"format\":\"json\",\"subject\":\"/order_id\",\"tags\":[\"region\"]}");
+        assertThat(created.exit()).as(created.out() + created.stderr()).isZero();
+        // As kafka-console-producer sends a line: no key, the line as the value.
+        try (org.apache.kafka.clients.producer.KafkaProducer<byte[], byte[]> producer =
+                new org.apache.kafka.clients.producer.KafkaProducer<>(
+                        kafka,
+                        new org.apache.kafka.common.serialization.ByteArraySerializer(),
+                        new org.apache.kafka.common.serialization.ByteArraySerializer())) {
+            producer.send(new org.apache.kafka.clients.producer.ProducerRecord<>(
+                            topic, "{\"order_id\":\"o-17\",\"total\":12}".getBytes(StandardCharsets.UTF_8)))
+                    .get();
+        }
+        // mp subscribe is CommandsIT's; one JVM fewer here.
+        Fixture.Reader reader = new Fixture(new Http(base))
+                .subscribe(
+                        new Fixture.Monitor(
+                                topic,
+                                Json.read(created.out().getBytes(StandardCharsets.UTF_8))
+                                        .get("owner_token")
+                                        .asText()),
+                        "agent:claude");
+        try (CliProcess watch = CliProcess.start(
+                base,
+                "watch",
+                "--subscription",
+                reader.subscription(),
+                "--token",
+                reader.token())) {
+            String line = watch.awaitLine(
+                    "the bridged record",
+                    l -> l.startsWith("OBS seq=2 type=com.example.order "),
+                    Duration.ofSeconds(90));
+            assertThat(line)
+                    .contains(" subject=o-17 ", " actor=probe:kafka/" + topic + " ")
+                    .contains("\"source_ref\":\"kafka:" + topic + "/");
+        }
+        CliProcess.Finished bridges = CliProcess.run(base, "bridges", "--monitor", topic, "--token", ADMIN_TOKEN);
+        assertThat(bridges.exit()).as(bridges.out() + bridges.stderr()).isZero();
+        JsonNode bridge = Json.read(bridges.out().getBytes(StandardCharsets.UTF_8));
+        assertThat(bridge.get("lag").asLong()).as(bridges.out()).isZero();
+        assertThat(bridge.get("bridged").asLong()).as(bridges.out()).isEqualTo(1);
+        assertThat(bridge.get("partitions")).hasSize(3);
     }
 
     @Test

@@ -355,6 +355,7 @@ class BridgeIT {
         assertThat(bridge.get("ref_prefix").asText()).isEqualTo("kafka:");
         assertThat(bridge.get("dead_letters").asText()).isEqualTo(Topics.BRIDGE_DEAD_LETTERS);
         assertThat(bridge.get("source_status_type").asText()).isEqualTo(SOURCE_ROW);
+        assertThat(bridge.get("lag_path").asText()).isEqualTo("/mp/v0/admin/bridges");
     }
 
     @Test
@@ -403,6 +404,96 @@ class BridgeIT {
         });
     }
 
+    private JsonNode bridgeOf(Walk.Monitor m) {
+        Http.Response r = http.get("/mp/v0/admin/bridges/" + m.id(), SharedServer.ADMIN_TOKEN);
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        return r.json();
+    }
+
+    private JsonNode bridgeUntil(Walk.Monitor m, String what, Predicate<JsonNode> condition) {
+        JsonNode[] last = new JsonNode[1];
+        await(what).atMost(GENEROUS).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
+            last[0] = bridgeOf(m);
+            assertThat(condition.test(last[0])).as(last[0].toString()).isTrue();
+        });
+        return last[0];
+    }
+
+    @Test
+    void theAdminEndpointSaysEachBridgesLagWhileRecordsWaitAndWhatTheyBecame() throws Exception {
+        String topic = newTopic(TestKafka.bootstrapServers(), Map.of(), 2);
+        Walk.Monitor m = bridged(topic, "[\"com.example.order\"]", "{\"format\":\"json\"}");
+        try (KafkaProducer<byte[], byte[]> p = producer(plain())) {
+            RecordHeaders claim = new RecordHeaders();
+            claim.add("ce_tier", utf8("src"));
+            p.send(new ProducerRecord<>(topic, 0, utf8("o-1"), utf8("{}"), claim))
+                    .get();
+            p.send(new ProducerRecord<>(topic, 0, utf8("o-2"), new byte[] {(byte) 0xc3, 0x28, '{'}))
+                    .get();
+            p.send(new ProducerRecord<>(topic, 1, utf8("o-3"), utf8("{}"))).get();
+        }
+        JsonNode caughtUp = bridgeUntil(
+                m,
+                "the bridge has read its source to the end",
+                b -> b.get("lag").asLong() == 0 && b.get("bridged").asLong() == 1);
+        assertThat(caughtUp.get("topic").asText()).isEqualTo(topic);
+        assertThat(caughtUp.get("group").asText()).isEqualTo("mp-bridge." + m.id());
+        assertThat(caughtUp.get("source").asText()).isEqualTo("present");
+        assertThat(caughtUp.get("complete").asBoolean()).isTrue();
+        assertThat(caughtUp.get("rejected").asLong()).isEqualTo(1);
+        assertThat(caughtUp.get("dead_lettered").asLong()).isEqualTo(1);
+        assertThat(caughtUp.at("/partitions/0").toString())
+                .isEqualTo("{\"partition\":0,\"end\":2,\"committed\":2,\"lag\":0,\"bridged\":0,\"rejected\":1,"
+                        + "\"dead_lettered\":1}");
+        assertThat(caughtUp.at("/partitions/1/bridged").asLong()).isEqualTo(1);
+
+        Http.Response paused = http.post("/mp/v0/monitors/" + m.id() + "/pause", "{}", m.ownerToken());
+        assertThat(paused.status()).as(paused.body()).isEqualTo(200);
+        awaitNoBridge(m.id());
+        try (KafkaProducer<byte[], byte[]> p = producer(plain())) {
+            for (int i = 0; i < 3; i++) {
+                p.send(new ProducerRecord<>(topic, 1, utf8("w-" + i), utf8("{}")))
+                        .get();
+            }
+        }
+        // Computed on request from the source's ends and the group's offsets: no bridge needs to be running.
+        JsonNode waiting = bridgeOf(m);
+        assertThat(waiting.get("lag").asLong()).as(waiting.toString()).isEqualTo(3);
+        assertThat(waiting.at("/partitions/1/lag").asLong()).isEqualTo(3);
+        assertThat(waiting.at("/partitions/0/lag").asLong()).isZero();
+        assertThat(waiting.at("/live/reason").asText()).isEqualTo("paused");
+        Http.Response all = http.get("/mp/v0/admin/bridges", SharedServer.ADMIN_TOKEN);
+        assertThat(all.status()).as(all.body()).isEqualTo(200);
+        JsonNode listed = null;
+        for (JsonNode b : all.json().get("bridges")) {
+            if (b.get("monitor").asText().equals(m.id())) {
+                listed = b;
+            }
+        }
+        assertThat(listed).as(all.body()).isNotNull();
+        assertThat(listed.get("lag").asLong()).isEqualTo(3);
+
+        Http.Response resumed = http.post("/mp/v0/monitors/" + m.id() + "/resume", "{}", m.ownerToken());
+        assertThat(resumed.status()).as(resumed.body()).isEqualTo(200);
+        JsonNode bridged = bridgeUntil(
+                m, "the records that waited are bridged", b -> b.get("lag").asLong() == 0);
+        assertThat(bridged.get("bridged").asLong()).isEqualTo(4);
+        assertThat(bridged.get("rejected").asLong()).isEqualTo(1);
+        assertThat(bridged.get("dead_lettered").asLong()).isEqualTo(1);
+        assertThat(ofType(logUntil(m, l -> ofType(l, "com.example.order").size() == 4), "com.example.order"))
+                .hasSize(4);
+
+        // Every refusal is the protocol's error body.
+        Walk.assertRefused(http.get("/mp/v0/admin/bridges", null), 401, "UNAUTHORIZED");
+        Walk.assertRefused(http.get("/mp/v0/admin/bridges/" + m.id(), m.ownerToken()), 401, "UNAUTHORIZED");
+        Walk.assertRefused(
+                http.get("/mp/v0/admin/bridges/no-such-" + m.id(), SharedServer.ADMIN_TOKEN), 404, "NOT_FOUND");
+        Walk.Monitor plain = walk.monitorWith("{\"visibility\":\"public\"}");
+        Http.Response notBridged = http.get("/mp/v0/admin/bridges/" + plain.id(), SharedServer.ADMIN_TOKEN);
+        Walk.assertRefused(notBridged, 404, "NOT_FOUND");
+        assertThat(notBridged.json().get("bridged").asBoolean(true)).isFalse();
+    }
+
     private static final String SOURCE_ROW = "io.monitorbackbone.bridge.source";
 
     private List<String> gaps(Walk.Monitor m) {
@@ -416,6 +507,13 @@ class BridgeIT {
         String topic = "src-" + UUID.randomUUID().toString().substring(0, 8);
         // latest: every record of a topic created after the monitor is one it asked for.
         Walk.Monitor m = bridged(topic, "[\"com.example.order\"]", "{\"format\":\"json\",\"start\":\"latest\"}");
+        // A reader may ask for the source rows alone, as for any of the server's own rows.
+        Http.Response sourceReader = http.post(
+                "/mp/v0/subscriptions",
+                "{\"monitor\":\"" + m.id() + "\",\"subscriber\":\"agent:source-rows\",\"capabilities\":[\"observe\"],"
+                        + "\"filter\":{\"types\":[\"" + SOURCE_ROW + "\"]}}",
+                null);
+        assertThat(sourceReader.status()).as(sourceReader.body()).isEqualTo(201);
 
         await("the state names the missing source")
                 .atMost(GENEROUS)
@@ -425,11 +523,33 @@ class BridgeIT {
         assertThat(state.at("/confidence/gap_reasons/stale_source").asText())
                 .contains("kafka:" + topic, "does not exist");
         assertThat(state.at("/counters/observations").asLong()).isPositive();
+        JsonNode bridge = bridgeOf(m);
+        assertThat(bridge.get("source").asText()).isEqualTo("missing");
+        assertThat(bridge.get("source_problem").asText()).contains("does not exist");
+        assertThat(bridge.get("complete").asBoolean()).isFalse();
         JsonNode missing = ofType(logUntil(m, l -> !ofType(l, SOURCE_ROW).isEmpty()), SOURCE_ROW)
                 .get(0);
         assertThat(missing.at("/data/payload/status").asText()).isEqualTo("missing");
         assertThat(missing.at("/data/payload/topic").asText()).isEqualTo(topic);
         assertThat(missing.get("actor").asText()).isEqualTo("system:bridge");
+        // The source row is one of the server's own rows: counted and last like a configured row, but no source
+        // contact,
+        // and no publisher may write one (a forged present would take the gap away).
+        assertThat(state.at("/ages/since_last_source_contact_s").isNull()).isTrue();
+        Http.Response forged = http.post(
+                "/mp/v0/monitors/" + m.id() + "/observations",
+                "{\"type\":\"" + SOURCE_ROW + "\",\"data\":{\"payload\":{\"status\":\"present\",\"topic\":\"" + topic
+                        + "\"}}}",
+                m.ownerToken());
+        Walk.assertRefused(forged, 403, "PROVENANCE_CEILING");
+        assertThat(forged.json().has("rejected_seq")).as(forged.body()).isTrue();
+        assertThat(gaps(m)).contains("stale_source");
+        Walk.Reader rows = new Walk.Reader(
+                sourceReader.json().at("/subscription/id").asText(),
+                sourceReader.json().get("token").asText());
+        assertThat(walk.pull(rows, "?cursor=1").json().get("observations"))
+                .isNotEmpty()
+                .allMatch(o -> o.get("type").asText().equals(SOURCE_ROW));
 
         createTopic(topic, 2);
         try (KafkaProducer<byte[], byte[]> p = producer(plain())) {

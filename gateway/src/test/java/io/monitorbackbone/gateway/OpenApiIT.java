@@ -45,6 +45,8 @@ class OpenApiIT {
             "POST /mp/v0/subscriptions/sub-1/leases/claim",
             "POST /mp/v0/subscriptions/sub-1/leases/complete",
             "GET /mp/v0/admin/snapshot",
+            "GET /mp/v0/admin/bridges",
+            "GET /mp/v0/admin/bridges/m-1",
             "POST /mp/v0/admin/compact",
             "POST /mp/v0/rpc");
 

@@ -145,7 +145,7 @@ public record Aggregate(
                 .note(row.actor());
         int actor = nextActors.indexOf(row.actor());
         boolean status = Vocabulary.BRIDGE_SOURCE.equals(row.type());
-        boolean source = !row.protocolRow() && !status;
+        boolean source = !row.protocolRow();
         boolean completedLease = Vocabulary.LEASE.equals(row.type())
                 && "complete".equals(row.data().path("payload").path("action").asText(null));
         return new Aggregate(

@@ -45,6 +45,8 @@ public final class Discover {
         bridge.put("dead_letters", "mp.bridge.dead-letters");
         // A missing source topic: a row in the log, folded into the stale_source gap with its reason.
         bridge.put("source_status_type", io.monitorbackbone.protocol.Vocabulary.BRIDGE_SOURCE);
+        // Each bridged monitor's lag and counts, for the admin token (computed from Kafka on request).
+        bridge.put("lag_path", "/mp/v0/admin/bridges");
         // Why a gap is there, where the server knows more than the gap's name.
         extensions
                 .putObject("io.monitorbackbone/gap-reasons")

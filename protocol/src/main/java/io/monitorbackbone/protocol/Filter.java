@@ -63,10 +63,14 @@ public final class Filter {
         this.alsoRequired = alsoRequired;
     }
 
-    /** The types a filter may name: protocol types, the monitor's declared types and the types its log has carried. */
+    /**
+     * The types a filter may name: protocol types, the rows the server writes beyond them (rule reactions, the bridge's
+     * source rows), the monitor's declared types and the types its log has carried.
+     */
     public static List<String> knownTypes(Collection<String> declared, Collection<String> seen) {
         TreeSet<String> all = new TreeSet<>(Vocabulary.PROTOCOL_TYPES);
         all.addAll(Rules.TYPES);
+        all.add(Vocabulary.BRIDGE_SOURCE);
         all.addAll(declared);
         all.addAll(seen);
         return List.copyOf(all);

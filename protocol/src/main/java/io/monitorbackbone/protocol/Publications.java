@@ -105,14 +105,15 @@ public final class Publications {
     }
 
     /**
-     * Configuration, subscription, lease, rejection, state and bookmark rows, and rule reactions, are the server's
-     * record of what it did: a publisher forging one could, say, count a lease as completed.
+     * Configuration, subscription, lease, rejection, state and bookmark rows, rule reactions and the bridge's source
+     * rows are the server's record of what it did: a publisher forging one could, say, count a lease as completed, or
+     * say a bridged source is missing (or there again) when the bridge does not.
      */
     public static boolean isServerType(String type) {
         boolean protocolType = type.startsWith(Vocabulary.PROTOCOL_TYPE_PREFIX)
                 && !type.equals(Vocabulary.CONTRADICTION)
                 && !type.equals(Vocabulary.CONTRADICTION_RESOLVED);
-        return protocolType || type.startsWith(Rules.TYPE_PREFIX);
+        return protocolType || type.startsWith(Rules.TYPE_PREFIX) || type.equals(Vocabulary.BRIDGE_SOURCE);
     }
 
     /** A refusal of a publish: it names the vocabularies, so a publisher sees every value it may use. */

@@ -85,6 +85,16 @@ class FilterTest {
     }
 
     @Test
+    void theServersOwnRowsAreKnownTypesBeforeTheLogHasCarriedOne() {
+        // A reader of a bridged monitor may ask for the bridge's source rows alone, as for any protocol row, before the
+        // first one is written.
+        List<String> known = Filter.knownTypes(List.of("com.example.order"), List.of());
+        assertThat(known).contains(Vocabulary.BRIDGE_SOURCE, Vocabulary.CONFIGURED, "com.example.order");
+        assertThat(Filter.parse(Json.read(("{\"types\":[\"" + Vocabulary.BRIDGE_SOURCE + "\"]}").getBytes()), known))
+                .isNotNull();
+    }
+
+    @Test
     void anInlineValueOutsideTheStoredFilterWidensItsKey() {
         Filter stored = filter("{\"types\":[\"x.a\"]}");
 

@@ -146,7 +146,9 @@ class PublicationsTest {
             "ai.mentu.monitor.lease",
             "ai.mentu.monitor.configured",
             "ai.mentu.monitor.rejected",
-            "io.monitorbackbone.rule.escalate"
+            "io.monitorbackbone.rule.escalate",
+            // A forged source row would put a stale_source gap on a bridged monitor, or take a real one away.
+            Vocabulary.BRIDGE_SOURCE
         }) {
             assertThatThrownBy(() -> Publications.resolve(m, body("{\"type\":\"" + type + "\"}"), NOW))
                     .as(type)

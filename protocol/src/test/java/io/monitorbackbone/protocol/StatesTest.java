@@ -1,6 +1,7 @@
 package io.monitorbackbone.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -234,6 +235,35 @@ class StatesTest {
         ObjectNode flowing = valid(log.state(log.context(LogFixture.T0)));
         assertThat(texts(flowing.at("/confidence/gaps"))).doesNotContain("stale_source");
         assertThat(flowing.at("/confidence/gap_reasons").isEmpty()).isTrue();
+    }
+
+    @Test
+    void theBridgesSourceRowsCountAsTheServersOwnRowsDoAndNoPublisherCanForgeOne() {
+        LogFixture log = LogFixture.of(BRIDGED, false)
+                .at(LogFixture.T0)
+                .publish("{\"type\":\"com.example.order\",\"source_ref\":\"kafka:orders/0/0\"}");
+        ObjectNode before = valid(log.state(log.context(LogFixture.T0)));
+        int actorsBefore = log.aggregate().distinctActors();
+        log.at(LogFixture.T0.plusSeconds(30))
+                .row(Vocabulary.BRIDGE_SOURCE, "system:bridge", null, "{\"status\":\"missing\",\"topic\":\"orders\"}");
+        ObjectNode after = valid(log.state(log.context(LogFixture.T0.plusSeconds(40))));
+        // As a configured or subscribed row: a row of the log (counters.observations counts rows, protocol rows
+        // included, and last is the last row), but no source contact and no actor of the monitor.
+        assertThat(after.at("/counters/observations").asLong())
+                .isEqualTo(before.at("/counters/observations").asLong() + 1);
+        assertThat(after.at("/last/type").asText()).isEqualTo(Vocabulary.BRIDGE_SOURCE);
+        assertThat(after.get("covers_until")).isEqualTo(before.get("covers_until"));
+        assertThat(after.at("/ages/since_last_source_contact_s").asLong()).isEqualTo(40);
+        assertThat(log.aggregate().distinctActors()).isEqualTo(actorsBefore);
+
+        // Only the bridge writes them: a publish of the type is refused (and recorded as a rejected row).
+        assertThatThrownBy(() -> log.publish("{\"type\":\"" + Vocabulary.BRIDGE_SOURCE
+                        + "\",\"data\":{\"payload\":{\"status\":\"present\",\"topic\":\"orders\"}}}"))
+                .isInstanceOfSatisfying(
+                        ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.PROVENANCE_CEILING));
+        assertThat(texts(valid(log.state(log.context(LogFixture.T0.plusSeconds(40))))
+                        .at("/confidence/gaps")))
+                .contains("stale_source");
     }
 
     @Test

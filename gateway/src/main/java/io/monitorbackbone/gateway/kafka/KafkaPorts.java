@@ -2,6 +2,7 @@ package io.monitorbackbone.gateway.kafka;
 
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.gateway.GatewayConfig;
+import io.monitorbackbone.gateway.service.BridgeOffsets;
 import io.monitorbackbone.gateway.service.LeaseDecisions;
 import io.monitorbackbone.gateway.service.Log;
 import io.monitorbackbone.gateway.service.LogAdmin;
@@ -17,7 +18,7 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * The Kafka side of this process, started in steps by {@code Lifecycle} and exposed to the services as their ports
- * ({@link Tables}, {@link Log}, {@link LogAdmin}, {@link LeaseDecisions}, {@link StateChanges}). The HTTP listener
+ * ({@link Tables}, {@link Log}, {@link LogAdmin}, {@link BridgeOffsets}, {@link LeaseDecisions}, {@link StateChanges}). The HTTP listener
  * opens only once every start-up observer has returned, so no request reaches a port before its part is started; a
  * port used before that is a wiring mistake and fails loudly.
  */
@@ -128,6 +129,12 @@ public class KafkaPorts {
     @ApplicationScoped
     LogAdmin logAdmin() {
         return new KafkaLogAdmin(started(runtime));
+    }
+
+    @Produces
+    @ApplicationScoped
+    BridgeOffsets bridgeOffsets() {
+        return new KafkaBridgeOffsets(started(runtime));
     }
 
     @Produces

@@ -33,6 +33,22 @@ final class World {
     final SubscriptionService subscriptions = new SubscriptionService(tables, log, leases, clock);
     final DeliveryService delivery = new DeliveryService(tables, log, Runnable::run, clock, parking);
     final AdminService admin;
+    /** What the fake Kafka says of each source topic; a topic not here does not exist. */
+    final java.util.Map<String, java.util.List<BridgeOffsets.Partition>> sourceTopics = new java.util.HashMap<>();
+    /** The topics the last bridges read asked about, monitor id to topic. */
+    final java.util.Map<String, String> askedTopics = new java.util.HashMap<>();
+
+    private final BridgeOffsets bridgeOffsets = (topics, timeout) -> {
+        askedTopics.clear();
+        askedTopics.putAll(topics);
+        java.util.Map<String, BridgeOffsets.Source> out = new java.util.LinkedHashMap<>();
+        topics.forEach((id, topic) -> out.put(
+                id,
+                sourceTopics.containsKey(topic)
+                        ? new BridgeOffsets.Source(null, sourceTopics.get(topic))
+                        : new BridgeOffsets.Source("the topic does not exist", java.util.List.of())));
+        return out;
+    };
 
     World() {
         this(Optional.empty(), Optional.empty());
@@ -40,7 +56,7 @@ final class World {
 
     World(Optional<String> registrationToken, Optional<String> adminToken) {
         monitors = new MonitorService(logAdmin, tables, log, leases, registrationToken, clock);
-        admin = new AdminService(adminToken, logAdmin, tables, log);
+        admin = new AdminService(adminToken, logAdmin, tables, log, bridgeOffsets);
     }
 
     /** A public monitor {@code id} of type {@code demo.note}, created through the service; its owner token. */

@@ -53,9 +53,13 @@ public record Row(
         return v != null ? v : provenance.isObject() ? Json.text(provenance, field) : null;
     }
 
-    /** A row the server wrote about itself ({@code ai.mentu.monitor.*}), as opposed to a producer's publish. */
+    /**
+     * A row the server wrote about itself ({@code ai.mentu.monitor.*}, and the bridge's {@link Vocabulary#BRIDGE_SOURCE}
+     * rows about its source), as opposed to a producer's publish.
+     */
     public boolean protocolRow() {
-        return type != null && type.startsWith(Vocabulary.PROTOCOL_TYPE_PREFIX);
+        return type != null
+                && (type.startsWith(Vocabulary.PROTOCOL_TYPE_PREFIX) || type.equals(Vocabulary.BRIDGE_SOURCE));
     }
 
     /** A person or machine outside the server: {@code system:} actors are the server's own. */
