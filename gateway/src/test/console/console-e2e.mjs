@@ -137,6 +137,17 @@ try {
     await page.screenshot({ path: join(out, 'refusal.png'), fullPage: true });
   });
 
+  await step('pause and resume are recorded', async () => {
+    const actions = page.locator('[data-testid="actions"]');
+    await actions.locator('input[name="reason"]').fill('maintenance');
+    await actions.locator('[data-testid="pause"]').click();
+    await actions.locator('[data-testid="paused"]').waitFor();
+    await page.locator('[data-testid="state"] [data-testid="live"]', { hasText: 'paused' }).waitFor();
+    await actions.locator('[data-testid="resume"]').click();
+    await actions.locator('[data-testid="resumed"]').waitFor();
+    await page.locator('[data-testid="state"] [data-testid="live"]', { hasText: 'live' }).waitFor();
+  });
+
   await step('a duplicate create shows DUPLICATE', async () => {
     await page.goto(base + '/#/');
     const form = page.locator('[data-testid="create-form"]');
@@ -178,6 +189,18 @@ try {
     await fresh.goto(base + '/#/');
     await fresh.locator(`[data-testid="monitor-${privateId}"]`).waitFor();
     await fresh.screenshot({ path: join(out, 'private.png'), fullPage: true });
+  });
+
+  await step('a silent source is marked stale, with the server\u2019s reason', async () => {
+    const quiet = 'console-quiet-' + suffix;
+    const made = await api('POST', '/monitors', null, { id: quiet, visibility: 'public', ttl_seconds: 1 });
+    check(made.status === 201, 'the quiet monitor was created: ' + JSON.stringify(made.body));
+    await fresh.goto(base + '/#/');
+    // The list refreshes every 5 s; the gap holds once the monitor is older than its ttl.
+    const card = fresh.locator(`[data-testid="monitor-${quiet}"]`);
+    await card.locator('[data-testid="stale"]').waitFor();
+    const reason = await card.locator('[data-testid="gap-stale_source"] [data-testid="gap-reason"]').innerText();
+    check(reason.includes('ttl_seconds'), 'the reason shown is the server\u2019s: ' + reason);
   });
 
   await step('no token in any URL the browser asked for, no script error', async () => {

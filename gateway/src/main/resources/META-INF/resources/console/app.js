@@ -257,7 +257,8 @@ function tokenForm(onAdded) {
       'div',
       { class: 'row' },
       field('kind', select('kind', ['owner', 'subscribe', 'subscription'], 'owner')),
-      field('monitor id (or subscription id)', h('input', { name: 'id', required: true })),
+      field('monitor id', h('input', { name: 'id', required: true })),
+      field('subscription id (for a subscription token)', h('input', { name: 'subscription', placeholder: 'sub-\u2026' })),
       field('token', h('input', { name: 'token', type: 'password', required: true, autocomplete: 'off', testid: 'token-input' })),
     ),
     h('button', { type: 'submit', testid: 'token-submit' }, 'use'),
@@ -268,9 +269,13 @@ function tokenForm(onAdded) {
     const v = formValues(form);
     result.replaceChildren();
     if (v.kind === 'subscription') {
-      // Known only from its id and token: its monitor is learned from the stream's first answer or an ack.
-      tokens.keepSubscription(v.id, { token: v.token, monitor: null, subscriber: null });
-      result.append(ok('subscription ' + v.id + ' kept', 'token-kept'));
+      if (!v.subscription) {
+        result.append(h('div', { class: 'refusal', testid: 'refusal' }, 'not kept: a subscription token needs its subscription id'));
+        return;
+      }
+      // Its cursor and lag are unknown until the stream's first heartbeat or an ack answers.
+      tokens.keepSubscription(v.subscription, { token: v.token, monitor: v.id, subscriber: null });
+      result.append(ok('subscription ' + v.subscription + ' of ' + v.id + ' kept', 'token-kept'));
     } else {
       const a = await call('GET', '/monitors/' + encodeURIComponent(v.id), { token: v.token });
       if (!a.ok) {
@@ -560,7 +565,6 @@ async function monitorView(id) {
       onObservation(seq, event) {
         if (seen.has(seq)) return;
         seen.set(seq, event);
-        if (!s.monitor) tokens.keepSubscription(subId, { monitor: id });
         addRow(seq, event);
         const ack = subsPanel.querySelector('[data-testid="sub-' + CSS.escape(subId) + '"] [data-testid="ack-cursor"]');
         if (ack && document.activeElement !== ack) ack.value = String(seq + 1);

@@ -34,9 +34,11 @@ class ConsoleIT {
             "publish: the row appears live",
             "ack to the next seq: lag 0",
             "a refused publish shows its code and message",
+            "pause and resume are recorded",
             "a duplicate create shows DUPLICATE",
             "a private monitor is invisible without its token",
             "and visible with it",
+            "a silent source is marked stale, with the server\u2019s reason",
             "no token in any URL the browser asked for, no script error");
 
     private final Http http = SharedServer.http();
