@@ -63,6 +63,9 @@ public final class Discover {
                 .putObject("io.monitorbackbone/openapi")
                 .put("path", "/mp/v0/openapi.json")
                 .put("version", "3.1.0");
+        // A web console at / (static files, a client of this API like any other); a page this server served may call
+        // the API from its own origin without MP_ALLOW_ORIGIN.
+        extensions.putObject("io.monitorbackbone/web-console").put("path", "/").put("same_origin_api", true);
         ObjectNode limits = d.putObject("limits");
         limits.put("max_limit", Limits.MAX_LIMIT);
         limits.put("default_limit", Limits.DEFAULT_LIMIT);

@@ -21,7 +21,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 /**
  * Runs before every route: only GET, POST and OPTIONS exist; a web page (a foreign {@code Origin}) or a rebinding
  * {@code Host} is refused unless configured (MCP's Streamable HTTP asks the same of {@code /mcp}); bodies over 1 MiB
- * are refused from their {@code Content-Length} before being read; only {@code /mp/v0} and {@code /mcp} are served.
+ * are refused from their {@code Content-Length} before being read; only {@code /mp/v0}, {@code /mcp} and the web
+ * console's files ({@link Console}) are served. A page the server served itself (its {@code Origin} is this server
+ * under a name it answers to) is not a foreign page: the console calls the API from there.
  */
 @ApplicationScoped
 public class Guard implements Handler<RoutingContext> {
@@ -56,7 +58,12 @@ public class Guard implements Handler<RoutingContext> {
             return;
         }
         String origin = request.getHeader("Origin");
-        if (origin != null && !allowedOrigins().contains(origin)) {
+        String host = hostName(request.getHeader("Host"));
+        boolean knownHost =
+                host != null && (LOOPBACK_NAMES.contains(host) || allowedHosts().contains(host));
+        if (origin != null
+                && !allowedOrigins().contains(origin)
+                && !Console.sameOrigin(origin, request.getHeader("Host"), knownHost)) {
             Replies.error(
                     ctx,
                     ProtocolException.of(
@@ -65,11 +72,7 @@ public class Guard implements Handler<RoutingContext> {
                                     + " to allow one"));
             return;
         }
-        String host = hostName(request.getHeader("Host"));
-        if (isLoopback(listenHost)
-                && host != null
-                && !LOOPBACK_NAMES.contains(host)
-                && !allowedHosts().contains(host)) {
+        if (isLoopback(listenHost) && host != null && !knownHost) {
             Replies.error(
                     ctx,
                     ProtocolException.of(
@@ -109,12 +112,17 @@ public class Guard implements Handler<RoutingContext> {
             refuseTooLarge(ctx, Long.parseLong(length.trim()));
             return;
         }
+        if (method == HttpMethod.GET && Console.serves(request.path())) {
+            Console.secure(ctx);
+            ctx.next();
+            return;
+        }
         if (!mcp && !request.path().equals(Answers.BASE) && !request.path().startsWith(Answers.BASE + "/")) {
             Replies.error(
                     ctx,
                     ProtocolException.of(
                             ErrorCode.NOT_FOUND,
-                            "unknown route; the protocol is served under /mp/v0 (and MCP at /mcp)"));
+                            "unknown route; the protocol is served under /mp/v0 (MCP at /mcp, the web console at /)"));
             return;
         }
         ctx.next();
