@@ -39,7 +39,7 @@ class BenchQuickIT {
         assertThat(written.get("scenarios").toString())
                 .isEqualTo(r.get("scenarios").toString());
         JsonNode s = r.get("scenarios");
-        assertThat(s.fieldNames()).toIterable().containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6", "7", "8");
+        assertThat(s.fieldNames()).toIterable().containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6", "7", "8", "11", "12");
         List<String> numbers = List.of(
                 "/1/p50_ms",
                 "/1/p99_ms",
@@ -55,12 +55,21 @@ class BenchQuickIT {
                 "/7/loaded/all_in_one_rss_mib",
                 "/7/loaded/gateway_rss_mib",
                 "/8/sync_16_threads/records_per_s",
-                "/8/pipelined/records_per_s");
+                "/8/pipelined/records_per_s",
+                "/11/batch_100/observations_per_s",
+                "/11/batch_1000/observations_per_s",
+                "/11/batch_1000_to_raw_pipelined_pct",
+                "/12/limit_200/observations_per_s",
+                "/12/limit_5000_large_pages/observations_per_s");
         for (String pointer : numbers) {
             JsonNode v = s.at(pointer);
             assertThat(v.isNumber()).as(pointer + " in " + s.toPrettyString()).isTrue();
             assertThat(v.asDouble()).as(pointer).isPositive();
         }
-        assertThat(BenchReport.markdown(r)).contains("| 8 |").doesNotContain("failed");
+        assertThat(s.at("/12/limit_5000_large_pages/largest_page").asInt())
+                .as("a reader that asks for large pages gets pages past max_limit")
+                .isGreaterThan(200);
+        assertThat(s.at("/12/limit_200/largest_page").asInt()).isEqualTo(200);
+        assertThat(BenchReport.markdown(r)).contains("| 8 |", "| 11 |", "| 12 |").doesNotContain("failed");
     }
 }
