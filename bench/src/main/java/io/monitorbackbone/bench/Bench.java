@@ -143,7 +143,8 @@ public final class Bench {
             cleanUp(work, failed);
         }
         if (scenarios.path("11").has("batch_1000") && scenarios.path("8").has("pipelined")) {
-            double raw = scenarios.get("8").get("pipelined").get("records_per_s").asDouble();
+            double raw =
+                    scenarios.get("8").get("pipelined").get("records_per_s").asDouble();
             ObjectNode batch = (ObjectNode) scenarios.get("11");
             for (String part : List.of("batch_100", "batch_1000")) {
                 double obs = batch.get(part).get("observations_per_s").asDouble();

@@ -165,7 +165,9 @@ final class BenchReport {
                             + part.substring(6) + " per batch",
                     x -> n(x.get(part), "observations_per_s") + " obs/s (" + n(x.get(part), "requests_per_s")
                             + " batches/s, " + ms(x.get(part), "p50_ms") + " p50), "
-                            + x.path(part + "_to_raw_pipelined_pct").asDouble() + "% of pipelined raw",
+                            + (x.has(part + "_to_raw_pipelined_pct")
+                                    ? x.get(part + "_to_raw_pipelined_pct").asDouble() + "% of pipelined raw"
+                                    : "no raw rate in this run (scenario 8)"),
                     x -> "≥ 50% of pipelined raw",
                     x -> x.has(part + "_to_raw_pipelined_pct")
                             ? x.get(part + "_to_raw_pipelined_pct").asDouble() >= 50

@@ -39,7 +39,9 @@ class BenchQuickIT {
         assertThat(written.get("scenarios").toString())
                 .isEqualTo(r.get("scenarios").toString());
         JsonNode s = r.get("scenarios");
-        assertThat(s.fieldNames()).toIterable().containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6", "7", "8", "11", "12");
+        assertThat(s.fieldNames())
+                .toIterable()
+                .containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6", "7", "8", "11", "12");
         List<String> numbers = List.of(
                 "/1/p50_ms",
                 "/1/p99_ms",
@@ -70,6 +72,8 @@ class BenchQuickIT {
                 .as("a reader that asks for large pages gets pages past max_limit")
                 .isGreaterThan(200);
         assertThat(s.at("/12/limit_200/largest_page").asInt()).isEqualTo(200);
-        assertThat(BenchReport.markdown(r)).contains("| 8 |", "| 11 |", "| 12 |").doesNotContain("failed");
+        assertThat(BenchReport.markdown(r))
+                .contains("| 8 |", "| 11 |", "| 12 |")
+                .doesNotContain("failed");
     }
 }
