@@ -26,9 +26,10 @@ public final class Bench {
                               [--docs FILE | --no-docs] [--server-opts "JVM OPTIONS"] [--jar PATH]
                    ./mp bench --jmh [JMH options]
 
-              --scenarios  which of 1..9 to run (default all): 1 sequential publish, 2 publish over 16 connections,
-                           3 drain, 4 long-poll wake-up, 5 lease claims, 6 small vs large log, 7 memory, 8 raw producer,
-                           9 an idle server's CPU (a fresh server left alone, by thread)
+              --scenarios  which of 1..9, 11, 12 to run (default all): 1 sequential publish, 2 publish over 16
+                           connections, 3 drain, 4 long-poll wake-up, 5 lease claims, 6 small vs large log, 7 memory,
+                           8 raw producer, 9 an idle server's CPU (a fresh server left alone, by thread), 11 batch
+                           publish, 12 drain with large pages
               --quick      small counts: a smoke test of the harness and the server, not a measurement
               --base       load this server instead of starting one; --kafka names its broker (needed by 5 with two
                            gateways and by 8); 7 needs servers this run starts
@@ -66,7 +67,7 @@ public final class Bench {
                 .normalize();
         boolean quick = o.containsKey("quick");
         TreeSet<String> which = new TreeSet<>(
-                List.of(o.getOrDefault("scenarios", "1,2,3,4,5,6,7,8,9").split(",")));
+                List.of(o.getOrDefault("scenarios", "1,2,3,4,5,6,7,8,9,11,12").split(",")));
         String commit = Machine.commit(root);
         String date = LocalDate.now().toString();
         String id = date + "-" + (commit.isEmpty() ? "unknown" : commit) + (quick ? "-quick" : "");
@@ -115,7 +116,9 @@ public final class Bench {
             plan.put("1", s::sequentialPublish);
             plan.put("2", s::parallelPublish);
             plan.put("8", () -> rawProducer(s, servers, sizes, runTag));
+            plan.put("11", s::batchPublish); // beside 8, so the ratio to the raw producer is of one machine state
             plan.put("3", s::drain);
+            plan.put("12", s::largePageDrain);
             plan.put("4", s::wakeUp);
             plan.put("5", s::leaseClaims);
             plan.put("6", s::flatness);
@@ -140,6 +143,15 @@ public final class Bench {
             }
         } finally {
             cleanUp(work, failed);
+        }
+        if (scenarios.path("11").has("batch_1000") && scenarios.path("8").has("pipelined")) {
+            double raw =
+                    scenarios.get("8").get("pipelined").get("records_per_s").asDouble();
+            ObjectNode batch = (ObjectNode) scenarios.get("11");
+            for (String part : List.of("batch_100", "batch_1000")) {
+                double obs = batch.get(part).get("observations_per_s").asDouble();
+                batch.put(part + "_to_raw_pipelined_pct", Math.round(obs / raw * 1000) / 10.0);
+            }
         }
         if (scenarios.has("2") && scenarios.path("8").has("sync_16_threads")) {
             double http = scenarios

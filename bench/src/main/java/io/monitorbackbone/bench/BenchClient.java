@@ -49,6 +49,25 @@ final class BenchClient implements Closeable {
         return http.post(BASE + "/monitors/" + m.id() + "/observations", m.owner(), body);
     }
 
+    /** A batch publish ({@code io.monitorbackbone/batch-publish}) of {@code {"observations": [...]}}. */
+    HttpConn.Response publishBatch(Monitor m, byte[] body) {
+        return http.post(BASE + "/monitors/" + m.id() + "/observations/batch", m.owner(), body);
+    }
+
+    /** A batch of {@code n} observations, the subjects {@code subject-0} to {@code subject-(subjects - 1)} in turn. */
+    static byte[] batch(String subject, int n, int subjects) {
+        StringBuilder b = new StringBuilder("{\"observations\":[");
+        for (int i = 0; i < n; i++) {
+            b.append(i == 0 ? "" : ",")
+                    .append("{\"type\":\"com.example.bench\",\"subject\":\"")
+                    .append(subject)
+                    .append('-')
+                    .append(i % subjects)
+                    .append("\",\"data\":{\"n\":1}}");
+        }
+        return b.append("]}").toString().getBytes(UTF_8);
+    }
+
     long publishOk(Monitor m, byte[] body) {
         return must(publish(m, body), "publish to " + m.id()).get("seq").asLong();
     }
@@ -64,6 +83,11 @@ final class BenchClient implements Closeable {
 
     HttpConn.Response pull(Sub s, int limit, int waitSeconds) {
         return http.get(BASE + "/subscriptions/" + s.id() + "/pull?limit=" + limit + "&wait=" + waitSeconds, s.token());
+    }
+
+    /** A pull with the query as given, e.g. {@code limit=5000&large_pages=true&wait=0}. */
+    HttpConn.Response pull(Sub s, String query) {
+        return http.get(BASE + "/subscriptions/" + s.id() + "/pull?" + query, s.token());
     }
 
     HttpConn.Response ack(Sub s, long cursor) {

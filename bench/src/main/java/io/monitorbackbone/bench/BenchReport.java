@@ -165,6 +165,42 @@ final class BenchReport {
                 x -> x.has("skipped") ? x.get("skipped").asText() : idleCells(x),
                 x -> "≤ 2% of one core",
                 x -> x.has("skipped") ? null : x.get("pct_of_one_core").asDouble() <= 2);
+        for (String part : List.of("batch_100", "batch_1000")) {
+            row(
+                    out,
+                    s,
+                    "11",
+                    "batch publish, " + s.path("11").path("connections").asInt() + " connections, one monitor, "
+                            + part.substring(6) + " per batch",
+                    x -> n(x.get(part), "observations_per_s") + " obs/s (" + n(x.get(part), "requests_per_s")
+                            + " batches/s, " + ms(x.get(part), "p50_ms") + " p50), "
+                            + (x.has(part + "_to_raw_pipelined_pct")
+                                    ? x.get(part + "_to_raw_pipelined_pct").asDouble() + "% of pipelined raw"
+                                    : "no raw rate in this run (scenario 8)"),
+                    x -> "≥ 50% of pipelined raw",
+                    x -> x.has(part + "_to_raw_pipelined_pct")
+                            ? x.get(part + "_to_raw_pipelined_pct").asDouble() >= 50
+                            : null);
+        }
+        for (String part : List.of("limit_200", "limit_5000_large_pages")) {
+            row(
+                    out,
+                    s,
+                    "12",
+                    "drain "
+                            + String.format(
+                                    Locale.ROOT,
+                                    "%,d",
+                                    s.path("12").path("backlog").asLong()) + ", one reader, `"
+                            + (part.equals("limit_200") ? "limit=200" : "limit=5000&large_pages=true") + "`",
+                    x -> n(x.get(part), "observations_per_s") + " obs/s (pages of "
+                            + x.get(part).get("largest_page").asInt() + ", pull p50 " + ms(x.get(part), "pull_p50_ms")
+                            + ")",
+                    x -> part.equals("limit_200") ? "" : "≥ 50,000 obs/s",
+                    x -> part.equals("limit_200")
+                            ? null
+                            : x.get(part).get("observations_per_s").asDouble() >= 50_000);
+        }
         out.add("");
         out.add("CPU seconds spent during the timed windows (2 cores give 2 s per second):");
         out.add("");
@@ -174,6 +210,9 @@ final class BenchReport {
         cpu(out, s, "2", "2 one monitor", s.path("2").path("one_monitor"));
         cpu(out, s, "2", "2 16 monitors", s.path("2").path("16_monitors"));
         cpu(out, s, "3", "3 drain limit=1000", s.path("3").path("limit_1000"));
+        cpu(out, s, "11", "11 batches of 100", s.path("11").path("batch_100"));
+        cpu(out, s, "11", "11 batches of 1000", s.path("11").path("batch_1000"));
+        cpu(out, s, "12", "12 drain limit=5000 large_pages", s.path("12").path("limit_5000_large_pages"));
         out.add("<!-- /bench-run -->");
         return String.join("\n", out) + "\n";
     }

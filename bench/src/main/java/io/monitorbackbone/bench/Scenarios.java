@@ -198,62 +198,143 @@ final class Scenarios {
         out.put("backlog", sizes.drainN());
         out.put("fill_publishes_per_s", Math.round(sizes.drainN() / fill));
         for (int limit : new int[] {100, 1000}) {
-            ObjectNode part = out.putObject("limit_" + limit);
-            try (BenchClient api = new BenchClient(t.base)) {
-                BenchClient.Sub s = api.subscribe(m, "agent:drain-" + limit, null);
-                Latencies pulls = new Latencies();
-                Latencies acks = new Latencies();
-                long rows = 0;
-                long errors = 0;
-                int pages = 0;
-                int largestPage = 0;
-                double c0 = Load.clientCpuSeconds();
-                double s0 = t.cpuSeconds();
-                long t0 = System.nanoTime();
-                part.put("from_epoch_ms", System.currentTimeMillis());
-                while (true) {
-                    long a = System.nanoTime();
-                    HttpConn.Response p = api.pull(s, limit, 0);
-                    long b = System.nanoTime();
-                    if (!p.ok()) {
-                        errors++;
-                        part.put("error_sample", p.status() + " " + BenchClient.abbreviated(p.text()));
-                        break;
-                    }
-                    pulls.add(b - a);
-                    JsonNode page = BenchClient.json(p);
-                    int n = page.get("observations").size();
-                    rows += n;
-                    pages++;
-                    largestPage = Math.max(largestPage, n);
-                    long next = page.get("next").asLong();
-                    long c = System.nanoTime();
-                    HttpConn.Response ack = api.ack(s, next);
-                    acks.add(System.nanoTime() - c);
-                    if (!ack.ok()) {
-                        errors++;
-                        part.put("error_sample", ack.status() + " " + BenchClient.abbreviated(ack.text()));
-                        break;
-                    }
-                    if (next > page.get("head").asLong()) {
-                        break;
-                    }
-                }
-                double seconds = (System.nanoTime() - t0) / 1e9;
-                part.put("to_epoch_ms", System.currentTimeMillis());
-                part.put("observations_per_s", Math.round(rows / seconds));
-                part.put("observations", rows);
-                part.put("pages", pages);
-                part.put("largest_page", largestPage);
-                part.put("seconds", Latencies.round(seconds));
-                part.put("pull_p50_ms", Latencies.round(pulls.percentileMs(50)));
-                part.put("pull_p99_ms", Latencies.round(pulls.percentileMs(99)));
-                part.put("ack_p50_ms", Latencies.round(acks.percentileMs(50)));
-                part.put("errors", errors);
-                part.put("client_cpu_s", Latencies.round(Load.clientCpuSeconds() - c0));
-                part.put("server_cpu_s", Latencies.round(t.cpuSeconds() - s0));
-            }
+            drainOnce(out.putObject("limit_" + limit), t, m, "agent:drain-" + limit, "limit=" + limit + "&wait=0");
         }
+        return out;
+    }
+
+    /** One subscription reads the monitor's log from seq 1, a pull with {@code query} then an ack, until caught up. */
+    private static void drainOnce(ObjectNode part, Target t, BenchClient.Monitor m, String subscriber, String query) {
+        try (BenchClient api = new BenchClient(t.base)) {
+            BenchClient.Sub s = api.subscribe(m, subscriber, null);
+            Latencies pulls = new Latencies();
+            Latencies acks = new Latencies();
+            long rows = 0;
+            long errors = 0;
+            int pages = 0;
+            int largestPage = 0;
+            double c0 = Load.clientCpuSeconds();
+            double s0 = t.cpuSeconds();
+            long t0 = System.nanoTime();
+            part.put("from_epoch_ms", System.currentTimeMillis());
+            while (true) {
+                long a = System.nanoTime();
+                HttpConn.Response p = api.pull(s, query);
+                long b = System.nanoTime();
+                if (!p.ok()) {
+                    errors++;
+                    part.put("error_sample", p.status() + " " + BenchClient.abbreviated(p.text()));
+                    break;
+                }
+                pulls.add(b - a);
+                JsonNode page = BenchClient.json(p);
+                int n = page.get("observations").size();
+                rows += n;
+                pages++;
+                largestPage = Math.max(largestPage, n);
+                long next = page.get("next").asLong();
+                long c = System.nanoTime();
+                HttpConn.Response ack = api.ack(s, next);
+                acks.add(System.nanoTime() - c);
+                if (!ack.ok()) {
+                    errors++;
+                    part.put("error_sample", ack.status() + " " + BenchClient.abbreviated(ack.text()));
+                    break;
+                }
+                if (next > page.get("head").asLong()) {
+                    break;
+                }
+            }
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            part.put("to_epoch_ms", System.currentTimeMillis());
+            part.put("observations_per_s", Math.round(rows / seconds));
+            part.put("observations", rows);
+            part.put("pages", pages);
+            part.put("largest_page", largestPage);
+            part.put("seconds", Latencies.round(seconds));
+            part.put("pull_p50_ms", Latencies.round(pulls.percentileMs(50)));
+            part.put("pull_p99_ms", Latencies.round(pulls.percentileMs(99)));
+            part.put("ack_p50_ms", Latencies.round(acks.percentileMs(50)));
+            part.put("errors", errors);
+            part.put("client_cpu_s", Latencies.round(Load.clientCpuSeconds() - c0));
+            part.put("server_cpu_s", Latencies.round(t.cpuSeconds() - s0));
+        }
+    }
+
+    /** Connections of scenario 11 and of scenario 12's fill: a few clients, each sending large requests. */
+    static final int BATCH_CONNECTIONS = 4;
+
+    /**
+     * 11: batch publish ({@code io.monitorbackbone/batch-publish}), closed loop over {@link #BATCH_CONNECTIONS}
+     * connections to one monitor, batches of 100 and of 1,000; an answer with any item not accepted is an error.
+     */
+    ObjectNode batchPublish() {
+        Target t = servers.main();
+        ObjectNode out = BenchClient.JSON.createObjectNode();
+        out.put("connections", BATCH_CONNECTIONS);
+        for (int size : new int[] {100, 1_000}) {
+            BenchClient.Monitor m;
+            try (BenchClient api = new BenchClient(t.base)) {
+                m = api.create(id("batch" + size));
+            }
+            byte[][] bodies = new byte[BATCH_CONNECTIONS][];
+            for (int i = 0; i < bodies.length; i++) {
+                bodies[i] = BenchClient.batch("s-" + i, size, 16);
+            }
+            Load.Result r = Load.run(
+                    t.base,
+                    BATCH_CONNECTIONS,
+                    sizes.warm(),
+                    sizes.window(),
+                    t,
+                    (api, thread, i) -> allAccepted(api.publishBatch(m, bodies[thread]), size));
+            ObjectNode part = out.putObject("batch_" + size);
+            r.describe(part);
+            part.put("observations_per_s", Math.round(r.perSecond() * size));
+            part.put(
+                    "server_cpu_us_per_observation",
+                    r.ok() == 0 ? 0 : Latencies.round(r.serverCpu() * 1e6 / (r.ok() * (double) size)));
+        }
+        return out;
+    }
+
+    /** The answer of a batch publish, as a failure (status 599) unless every one of its {@code n} items was accepted. */
+    private static HttpConn.Response allAccepted(HttpConn.Response r, int n) {
+        if (!r.ok()) {
+            return r;
+        }
+        String text = r.text();
+        return text.endsWith("\"accepted\":" + n + ",\"rejected\":0,\"failed\":0}")
+                ? r
+                : new HttpConn.Response(599, r.body());
+    }
+
+    /**
+     * 12: the drain of scenario 3 with large pages ({@code io.monitorbackbone/large-pages}): a backlog filled by batch
+     * publishes, read by one reader in pages of {@code max_limit} (200, what a client that knows only the protocol
+     * gets) and then of 5,000 with {@code large_pages=true}, each by its own subscription.
+     */
+    ObjectNode largePageDrain() {
+        Target t = servers.main();
+        ObjectNode out = BenchClient.JSON.createObjectNode();
+        BenchClient.Monitor m;
+        try (BenchClient api = new BenchClient(t.base)) {
+            m = api.create(id("drain-large"));
+        }
+        int per = 1_000;
+        long batches = Math.max(1, sizes.drainN() / per);
+        byte[] body = BenchClient.batch("s", per, 16);
+        double fill = Load.count(
+                t.base, BATCH_CONNECTIONS, batches, (api, thread, i) -> allAccepted(api.publishBatch(m, body), per));
+        out.put("backlog", batches * per);
+        out.put("fill_observations_per_s", Math.round(batches * per / fill));
+        drainOnce(out.putObject("limit_200"), t, m, "agent:drain-200", "limit=200&wait=0");
+        drainOnce(
+                out.putObject("limit_5000_large_pages"),
+                t,
+                m,
+                "agent:drain-5000",
+                "limit=5000&large_pages=true&wait=0");
         return out;
     }
 

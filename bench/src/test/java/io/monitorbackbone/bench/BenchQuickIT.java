@@ -39,7 +39,9 @@ class BenchQuickIT {
         assertThat(written.get("scenarios").toString())
                 .isEqualTo(r.get("scenarios").toString());
         JsonNode s = r.get("scenarios");
-        assertThat(s.fieldNames()).toIterable().containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6", "7", "8", "9");
+        assertThat(s.fieldNames())
+                .toIterable()
+                .containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6", "7", "8", "9", "11", "12");
         List<String> numbers = List.of(
                 "/1/p50_ms",
                 "/1/p99_ms",
@@ -57,13 +59,24 @@ class BenchQuickIT {
                 "/8/sync_16_threads/records_per_s",
                 "/8/pipelined/records_per_s",
                 "/9/windows/0/server_cpu_s",
-                "/9/pct_of_one_core");
+                "/9/pct_of_one_core",
+                "/11/batch_100/observations_per_s",
+                "/11/batch_1000/observations_per_s",
+                "/11/batch_1000_to_raw_pipelined_pct",
+                "/12/limit_200/observations_per_s",
+                "/12/limit_5000_large_pages/observations_per_s");
         for (String pointer : numbers) {
             JsonNode v = s.at(pointer);
             assertThat(v.isNumber()).as(pointer + " in " + s.toPrettyString()).isTrue();
             assertThat(v.asDouble()).as(pointer).isPositive();
         }
-        assertThat(BenchReport.markdown(r)).contains("| 8 |").contains("| 9 |").doesNotContain("failed");
+        assertThat(s.at("/12/limit_5000_large_pages/largest_page").asInt())
+                .as("a reader that asks for large pages gets pages past max_limit")
+                .isGreaterThan(200);
+        assertThat(s.at("/12/limit_200/largest_page").asInt()).isEqualTo(200);
+        assertThat(BenchReport.markdown(r))
+                .contains("| 8 |", "| 9 |", "| 11 |", "| 12 |")
+                .doesNotContain("failed");
         // The idle window's CPU is split by thread, the broker's threads among them (it runs in the server's JVM).
         assertThat(s.at("/9/windows/0/cpu_s_by_thread").size()).as(s.toPrettyString()).isPositive();
     }

@@ -63,4 +63,40 @@ final class Bodies {
                     spec.commandLine(), "cannot read the body from " + body + ": " + e.getMessage());
         }
     }
+
+    /**
+     * The observations {@code --batch} names (a file, or {@code -} for stdin): one JSON array of objects, or one JSON
+     * object per line (blank lines skipped). Anything else is a usage error naming the line.
+     */
+    static java.util.List<ObjectNode> many(CommandSpec spec, String source, InputStream stdin) {
+        String text = read(spec, source.equals("-") ? "-" : "@" + source, stdin);
+        java.util.List<ObjectNode> out = new java.util.ArrayList<>();
+        if (text.strip().startsWith("[")) {
+            JsonNode array = json(spec, "--batch", text);
+            for (JsonNode item : array) {
+                if (!item.isObject()) {
+                    throw new CommandLine.ParameterException(
+                            spec.commandLine(), "--batch: each observation is a JSON object");
+                }
+                out.add((ObjectNode) item);
+            }
+        } else {
+            String[] lines = text.split("\\R");
+            for (int i = 0; i < lines.length; i++) {
+                if (lines[i].isBlank()) {
+                    continue;
+                }
+                JsonNode item = json(spec, "--batch line " + (i + 1), lines[i]);
+                if (!item.isObject()) {
+                    throw new CommandLine.ParameterException(
+                            spec.commandLine(), "--batch line " + (i + 1) + " is not a JSON object");
+                }
+                out.add((ObjectNode) item);
+            }
+        }
+        if (out.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--batch holds no observation");
+        }
+        return out;
+    }
 }

@@ -114,7 +114,9 @@ final class Commands {
         }
     }
 
-    @Command(name = "publish", description = "Publish one observation to a monitor (owner token).")
+    @Command(
+            name = "publish",
+            description = "Publish one observation to a monitor, or many with --batch (owner token).")
     static final class Publish implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -149,10 +151,36 @@ final class Commands {
                 description = "The whole request body; the options above override its fields.")
         String body;
 
+        @Option(
+                names = "--batch",
+                paramLabel = "FILE|-",
+                description = "Many observations (a JSON array, or one JSON object per line) as batch publishes of at"
+                        + " most 1,000 and 1 MiB each; the options above override each one's fields.")
+        String batch;
+
         @Override
         public Integer call() {
             MonitorClient api = server.api();
+            if (batch != null) {
+                if (body != null) {
+                    throw new ParameterException(spec.commandLine(), "--batch and --body cannot both be given");
+                }
+                List<ObjectNode> items = Bodies.many(spec, batch, System.in);
+                items.forEach(this::override);
+                return PublishBatches.send(spec, api, monitor, items, server.requiredToken());
+            }
             ObjectNode request = Bodies.object(spec, body, System.in);
+            override(request);
+            return Answers.print(
+                    spec,
+                    api,
+                    api.post(
+                            "monitors/" + MonitorClient.segment(monitor) + "/observations",
+                            request,
+                            server.requiredToken()));
+        }
+
+        private void override(ObjectNode request) {
             Bodies.put(request, "type", type);
             Bodies.put(request, "subject", subject);
             Bodies.put(request, "actor", actor);
@@ -161,13 +189,6 @@ final class Commands {
             if (data != null) {
                 request.set("data", Bodies.json(spec, "--data", data));
             }
-            return Answers.print(
-                    spec,
-                    api,
-                    api.post(
-                            "monitors/" + MonitorClient.segment(monitor) + "/observations",
-                            request,
-                            server.requiredToken()));
         }
     }
 

@@ -96,6 +96,42 @@ class CommandsIT {
     }
 
     @Test
+    void publishBatchSendsManyFromAFileInRequestsWithinTheLimitsAndSaysWhetherAllWereAccepted(
+            @org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        String id = "batch-" + Long.toHexString(System.nanoTime());
+        String owner = json(ok("monitor", "create", "--id", id, "--visibility", "public"))
+                .get("owner_token")
+                .asText();
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < 1_500; i++) {
+            lines.append("{\"type\":\"demo.note\",\"subject\":\"s-").append(i).append("\"}\n");
+        }
+        Path many = dir.resolve("many.jsonl");
+        java.nio.file.Files.writeString(many, lines);
+        Path mixed = dir.resolve("mixed.json");
+        java.nio.file.Files.writeString(mixed, "[{\"subject\":\"x\"},{\"subject\":\"y\",\"tier\":\"bogus\"}]");
+
+        CliProcess.Finished all = CliProcess.run(
+                base, "publish", "--monitor", id, "--token", owner, "--batch", many.toString(), "--actor", "probe:ci");
+        CliProcess.Finished some = CliProcess.run(
+                base, "publish", "--monitor", id, "--token", owner, "--batch", mixed.toString(), "--type", "demo.note");
+
+        assertThat(all.exit()).as(all.stderr()).isZero();
+        List<JsonNode> replies = all.stdout().stream()
+                .map(l -> Json.read(l.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .toList();
+        assertThat(replies).extracting(r -> r.get("accepted").asInt()).containsExactly(1_000, 500);
+        long first = replies.get(0).at("/results/0/seq").asLong();
+        long last = replies.get(1).at("/results/499/seq").asLong();
+        assertThat(last).isGreaterThanOrEqualTo(first + 1_499);
+        assertThat(some.exit()).as("an observation was refused").isEqualTo(1);
+        JsonNode mixedReply = Json.read(some.out().strip().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertThat(mixedReply.at("/results/0/status").asInt()).isEqualTo(201);
+        assertThat(mixedReply.at("/results/1/code").asText()).isEqualTo("UNKNOWN_VOCABULARY");
+        assertThat(mixedReply.at("/results/1/rejected_seq").asLong()).isPositive();
+    }
+
+    @Test
     void aRefusalPrintsTheErrorBodyOnStdoutAndExitsOne() {
         String id = "refuse-" + Long.toHexString(System.nanoTime());
         ok("monitor", "create", "--id", id, "--visibility", "public");

@@ -112,6 +112,46 @@ class DeliveryIT {
     }
 
     @Test
+    void aReaderThatAsksForLargePagesReadsPastMaxLimitAndOneThatDoesNotIsClampedTo200() {
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
+        StringBuilder items = new StringBuilder();
+        for (int i = 0; i < 1_000; i++) {
+            items.append(i == 0 ? "" : ",")
+                    .append("{\"type\":\"demo.note\",\"subject\":\"n-")
+                    .append(i)
+                    .append("\"}");
+        }
+        for (int b = 0; b < 2; b++) {
+            Http.Response r = http.post(
+                    "/mp/v0/monitors/" + m.id() + "/observations/batch",
+                    "{\"observations\":[" + items + "]}",
+                    m.ownerToken());
+            assertThat(r.json().get("accepted").asInt()).as(r.body()).isEqualTo(1_000);
+        }
+        Walk.Reader reader = subscribe(m, "{\"subscriber\":\"agent:drain\"}", null);
+        JsonNode discover = http.get("/mp/v0/discover", null).json();
+
+        JsonNode large = walk.pull(reader, "?limit=5000&large_pages=true").json();
+        JsonNode plain = walk.pull(reader, "?limit=5000").json();
+        JsonNode asked =
+                walk.pull(reader, "?cursor=1500&limit=300&large_pages=true").json();
+
+        assertThat(discover.at("/capabilities/extensions/io.monitorbackbone~1large-pages/max_limit")
+                        .asInt())
+                .isEqualTo(5_000);
+        assertThat(discover.at("/limits/max_limit").asInt()).isEqualTo(200);
+        assertThat(large.get("observations")).hasSize(2_002); // the configured row, 2,000 notes, the subscribed row
+        assertThat(large.get("next").asLong()).isEqualTo(large.get("head").asLong() + 1);
+        assertThat(large.get("observations"))
+                .extracting(o -> o.get("id").asLong())
+                .isSorted()
+                .doesNotHaveDuplicates();
+        assertThat(plain.get("observations")).hasSize(200);
+        assertThat(asked.get("observations")).hasSize(300);
+        assertThat(asked.at("/observations/0/id").asLong()).isEqualTo(1_500);
+    }
+
+    @Test
     void c23AndC27EveryEndpointRefusesAWrongOrMissingTokenAndANonIntegerCursor() {
         Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
         Walk.Reader reader = subscribe(m, "{\"subscriber\":\"agent:t\"}", null);

@@ -111,4 +111,35 @@ class JsonRpcIT {
         assertThat(batch.get(2).get("id").isNull()).isTrue();
         assertThat(batch.get(2).at("/result/monitors").isArray()).isTrue();
     }
+
+    @Test
+    void aBatchPublishOverRpcAnswersEachItemInOrder() {
+        String id = SharedServer.uniqueId("rpcb");
+        String owner = rpc(
+                        "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"monitors/create\",\"params\":{\"id\":\"" + id
+                                + "\",\"visibility\":\"public\"}}",
+                        null)
+                .at("/result/owner_token")
+                .asText();
+
+        JsonNode batch = rpc(
+                "{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"monitors/publish_batch\",\"params\":{\"id\":\"" + id
+                        + "\",\"observations\":[{\"type\":\"demo.note\"},{\"type\":\"demo.note\",\"tier\":\"bogus\"},"
+                        + "{\"type\":\"demo.note\"}]}}",
+                owner);
+        JsonNode empty = rpc(
+                "{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"monitors/publish_batch\",\"params\":{\"id\":\"" + id
+                        + "\",\"observations\":[]}}",
+                owner);
+
+        JsonNode results = batch.at("/result/results");
+        assertThat(results).extracting(r -> r.get("status").asInt()).containsExactly(201, 400, 201);
+        assertThat(results.get(1).get("code").asText()).isEqualTo("UNKNOWN_VOCABULARY");
+        assertThat(results.get(0).get("seq").asLong())
+                .isLessThan(results.get(1).get("rejected_seq").asLong());
+        assertThat(results.get(1).get("rejected_seq").asLong())
+                .isLessThan(results.get(2).get("seq").asLong());
+        assertThat(empty.at("/error/data/code").asText()).isEqualTo("INVALID");
+        assertThat(empty.at("/error/data/rejected_seq").asLong()).isPositive();
+    }
 }

@@ -35,6 +35,7 @@ class OpenApiIT {
             "POST /mp/v0/monitors/m-1/retire",
             "GET /mp/v0/monitors/m-1/state",
             "POST /mp/v0/monitors/m-1/observations",
+            "POST /mp/v0/monitors/m-1/observations/batch",
             "POST /mp/v0/subscriptions",
             "GET /mp/v0/subscriptions/sub-1/pull",
             "POST /mp/v0/subscriptions/sub-1/ack",

@@ -397,4 +397,100 @@ class WriteSideIT {
         assertThat(run.at("/data/payload/executed").asBoolean()).isFalse();
         assertThat(run.at("/data/payload/matched/id").asText()).isEqualTo(String.valueOf(prod));
     }
+
+    private Http.Response batch(Walk.Monitor m, String body, String bearer) {
+        return http.post("/mp/v0/monitors/" + m.id() + "/observations/batch", body, bearer);
+    }
+
+    @Test
+    void aBatchIsAnsweredItemByItemInOrderAndEveryRefusedItemIsARejectedRow() {
+        Walk.Monitor m = walk.monitorWith("{\"owner\":\"human:alice\",\"visibility\":\"public\"}");
+
+        Http.Response r = batch(
+                m,
+                "{\"observations\":[{\"type\":\"demo.note\",\"subject\":\"a\"},"
+                        + "{\"type\":\"demo.note\",\"tier\":\"bogus\",\"data\":{\"k\":1}},"
+                        + "7,"
+                        + "{\"type\":\"demo.note\",\"actor\":\"agent:x\",\"tier\":\"src\"},"
+                        + "{\"type\":\"demo.note\",\"subject\":\"b\",\"data\":{\"n\":5}}]}",
+                m.ownerToken());
+
+        assertThat(r.status()).as(r.body()).isEqualTo(200);
+        JsonNode results = r.json().get("results");
+        assertThat(results).extracting(x -> x.get("status").asInt()).containsExactly(201, 400, 400, 400, 201);
+        assertThat(results.get(1).get("code").asText()).isEqualTo("UNKNOWN_VOCABULARY");
+        assertThat(results.get(2).get("code").asText()).isEqualTo("INVALID");
+        assertThat(results.get(3).get("code").asText()).isEqualTo("TIER_NOT_ASSERTABLE");
+        for (int i = 1; i <= 3; i++) {
+            Schemas.assertValid("error", results.get(i));
+        }
+        List<Long> seqs = new ArrayList<>();
+        results.forEach(x -> seqs.add(
+                x.has("seq") ? x.get("seq").asLong() : x.get("rejected_seq").asLong()));
+        assertThat(seqs).as("each item's row, in item order").isSorted().doesNotHaveDuplicates();
+        assertThat(r.json().get("accepted").asInt()).isEqualTo(2);
+        assertThat(r.json().get("rejected").asInt()).isEqualTo(3);
+        assertThat(r.json().get("failed").asInt()).isZero();
+
+        Map<Long, JsonNode> bySeq = new java.util.HashMap<>();
+        log(m).forEach(o -> bySeq.put(o.get("id").asLong(), o));
+        assertThat(bySeq.get(seqs.get(0)).get("subject").asText()).isEqualTo("a");
+        assertThat(bySeq.get(seqs.get(1)).get("type").asText()).isEqualTo("ai.mentu.monitor.rejected");
+        assertThat(bySeq.get(seqs.get(1)).at("/data/payload/raw/data/k").asInt())
+                .isEqualTo(1);
+        assertThat(bySeq.get(seqs.get(2)).at("/data/payload/raw").asInt()).isEqualTo(7);
+        assertThat(bySeq.get(seqs.get(3)).at("/data/payload/code").asText()).isEqualTo("TIER_NOT_ASSERTABLE");
+        assertThat(bySeq.get(seqs.get(4)).at("/data/n").asInt()).isEqualTo(5);
+        assertThat(walk.state(m).json().at("/counters/rejected").asInt()).isEqualTo(3);
+    }
+
+    @Test
+    void aBatchPastItsLimitsIsTooLargeAndRecordedAndOneAtThemIsServed() {
+        Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\"}");
+        JsonNode limits = http.get("/mp/v0/discover", null).json();
+        int max = limits.at("/limits/max_batch_observations").asInt();
+        assertThat(max).isEqualTo(1_000);
+        assertThat(limits.at("/limits/max_batch_bytes").asInt()).isEqualTo(1_048_576);
+        assertThat(limits.at("/capabilities/extensions/io.monitorbackbone~1batch-publish/max_observations")
+                        .asInt())
+                .isEqualTo(max);
+
+        StringBuilder items = new StringBuilder();
+        for (int i = 0; i < max; i++) {
+            items.append(i == 0 ? "" : ",")
+                    .append("{\"type\":\"demo.note\",\"subject\":\"s-")
+                    .append(i % 7)
+                    .append("\"}");
+        }
+        Http.Response full = batch(m, "{\"observations\":[" + items + "]}", m.ownerToken());
+        Http.Response tooMany = batch(m, "{\"observations\":[" + items + ",{\"type\":\"demo.note\"}]}", m.ownerToken());
+        String big = "x".repeat(1_048_576);
+        Http.Response tooBig = batch(
+                m, "{\"observations\":[{\"type\":\"demo.note\",\"data\":{\"t\":\"" + big + "\"}}]}", m.ownerToken());
+        Http.Response notABatch = batch(m, "{\"type\":\"demo.note\"}", m.ownerToken());
+        Http.Response stranger = batch(m, "{\"observations\":[{\"type\":\"demo.note\"}]}", "not-the-owner");
+
+        assertThat(full.status()).as(full.body()).isEqualTo(200);
+        assertThat(full.json().get("accepted").asInt()).isEqualTo(max);
+        assertRefused(tooMany, 413, "TOO_LARGE");
+        assertThat(tooMany.json().get("count").asInt()).isEqualTo(max + 1);
+        assertRefused(tooBig, 413, "TOO_LARGE");
+        assertRefused(notABatch, 400, "INVALID");
+        assertRefused(stranger, 401, "UNAUTHORIZED");
+        Walk.Reader witness = walk.subscribe(m, "agent:witness");
+        JsonNode all =
+                walk.pull(witness, "?cursor=1&limit=5000&large_pages=true").json();
+        assertThat(all.get("observations")).hasSize(max + 5); // configured, the batch, 3 rejected, subscribed
+        List<Long> rejected = java.util.stream.StreamSupport.stream(
+                        all.get("observations").spliterator(), false)
+                .filter(o -> o.get("type").asText().equals("ai.mentu.monitor.rejected"))
+                .map(o -> o.get("id").asLong())
+                .toList();
+        assertThat(rejected)
+                .containsExactly(
+                        tooMany.json().get("rejected_seq").asLong(),
+                        tooBig.json().get("rejected_seq").asLong(),
+                        notABatch.json().get("rejected_seq").asLong());
+        assertThat(walk.state(m).json().at("/counters/rejected").asInt()).isEqualTo(3);
+    }
 }

@@ -66,6 +66,19 @@ public final class Discover {
         // A web console at / (static files, a client of this API like any other); a page this server served may call
         // the API from its own origin without MP_ALLOW_ORIGIN.
         extensions.putObject("io.monitorbackbone/web-console").put("path", "/").put("same_origin_api", true);
+        // Many observations in one request, each answered in order (its seq or its refusal), once Kafka acknowledged
+        // all.
+        ObjectNode batch = extensions.putObject("io.monitorbackbone/batch-publish");
+        batch.put("path", "/mp/v0/monitors/{id}/observations/batch");
+        batch.put("method", "monitors/publish_batch");
+        batch.put("field", "observations");
+        batch.put("max_observations", Limits.MAX_BATCH_OBSERVATIONS);
+        batch.put("max_bytes", Limits.MAX_BATCH_BYTES);
+        // A reader that asks may read pages beyond max_limit; one that does not is clamped to max_limit.
+        extensions
+                .putObject("io.monitorbackbone/large-pages")
+                .put("param", Limits.LARGE_PAGES)
+                .put("max_limit", Limits.LARGE_PAGE_MAX_LIMIT);
         ObjectNode limits = d.putObject("limits");
         limits.put("max_limit", Limits.MAX_LIMIT);
         limits.put("default_limit", Limits.DEFAULT_LIMIT);
@@ -75,6 +88,8 @@ public final class Discover {
         limits.put("max_body_depth", io.monitorbackbone.protocol.Json.MAX_INPUT_NESTING);
         limits.put("seq_scope", "monitor");
         limits.put("max_batch_calls", Limits.MAX_BATCH_CALLS);
+        limits.put("max_batch_observations", Limits.MAX_BATCH_OBSERVATIONS);
+        limits.put("max_batch_bytes", Limits.MAX_BATCH_BYTES);
         limits.put("monitor_id_pattern", io.monitorbackbone.protocol.Vocabulary.MONITOR_ID.pattern());
         ObjectNode info = d.putObject("serverInfo");
         info.put("name", "monitor-backbone");

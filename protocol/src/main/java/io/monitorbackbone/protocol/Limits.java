@@ -10,6 +10,17 @@ public final class Limits {
     public static final long RETIRE_AFTER_MUTE_SECONDS_DEFAULT = 604_800;
     /** Calls one JSON-RPC batch may hold; a batch runs its calls one after another. */
     public static final int MAX_BATCH_CALLS = 100;
+    /** Observations one batch publish may hold (beyond the protocol, {@code io.monitorbackbone/batch-publish}). */
+    public static final int MAX_BATCH_OBSERVATIONS = 1_000;
+    /** Bytes one batch publish may hold: the request body limit every POST has. */
+    public static final int MAX_BATCH_BYTES = 1_048_576;
+    /**
+     * The largest page a reader that asks for large pages ({@code large_pages=true}, {@code io.monitorbackbone/large-pages})
+     * is served; a pull that does not ask is clamped to {@link #MAX_LIMIT}, as the protocol specifies.
+     */
+    public static final int LARGE_PAGE_MAX_LIMIT = 5_000;
+    /** The pull key that asks for large pages. */
+    public static final String LARGE_PAGES = "large_pages";
 
     public static final int DELIVERY_COUNT_LIMIT = Monitor.DEFAULT_DELIVERY_COUNT_LIMIT;
 

@@ -33,7 +33,7 @@ public class Guard implements Handler<RoutingContext> {
 
     private static final Set<String> LOOPBACK_NAMES = Set.of("localhost", "127.0.0.1", "::1", "[::1]");
 
-    private static final Pattern PUBLISH = Pattern.compile("^/mp/v0/monitors/([^/]+)/observations$");
+    private static final Pattern PUBLISH = Pattern.compile("^/mp/v0/monitors/([^/]+)/observations(?:/batch)?$");
 
     @Inject
     GatewayConfig config;

@@ -6,6 +6,7 @@ import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Filter;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -32,6 +33,11 @@ final class KafkaLog implements Log {
     @Override
     public CompletableFuture<Long> appendAsync(String monitorId, Draft draft) {
         return writer.appendAsync(monitorId, draft);
+    }
+
+    @Override
+    public List<CompletableFuture<Long>> appendAllAsync(String monitorId, List<Draft> drafts) {
+        return writer.appendAllAsync(monitorId, drafts);
     }
 
     @Override

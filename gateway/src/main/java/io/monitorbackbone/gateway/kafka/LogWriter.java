@@ -7,6 +7,8 @@ import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Seq;
 import io.monitorbackbone.protocol.ServerFault;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
@@ -71,41 +73,78 @@ public final class LogWriter {
                 .thenApply(m -> null);
     }
 
+    /**
+     * Appends observations to one monitor's log in the order given, handed to the producer one after another in one
+     * go, so they are pipelined: none waits for the acknowledgement of the one before it. Each future holds the seq the
+     * broker gave its record, or fails alone with a {@link ServerFault}.
+     */
+    public List<CompletableFuture<Long>> appendAllAsync(String monitorId, List<Draft> drafts) {
+        String topic = Topics.obs(monitorId);
+        List<Pending> pending = new ArrayList<>(drafts.size());
+        for (Draft draft : drafts) {
+            pending.add(new Pending(topic, () -> ObservationCodec.encode(topic, monitorId, null, draft)));
+        }
+        submit(pending);
+        List<CompletableFuture<Long>> seqs = new ArrayList<>(pending.size());
+        for (Pending p : pending) {
+            seqs.add(p.written.thenApply(m -> Seq.fromOffset(m.offset())));
+        }
+        return seqs;
+    }
+
     private CompletableFuture<RecordMetadata> send(String topic, Supplier<ProducerRecord<String, byte[]>> record) {
-        CompletableFuture<RecordMetadata> acked = new CompletableFuture<>();
-        CompletableFuture<RecordMetadata> written = new CompletableFuture<>();
-        acked.orTimeout(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS).whenComplete((metadata, failure) -> {
-            if (failure == null) {
-                written.complete(metadata);
-            } else {
-                written.completeExceptionally(
-                        failure instanceof ServerFault
-                                ? failure
-                                : new ServerFault(
-                                        "Kafka did not acknowledge the write to " + topic + ": " + failure, failure));
-            }
-        });
+        Pending pending = new Pending(topic, record);
+        submit(List.of(pending));
+        return pending.written;
+    }
+
+    /** One record on its way: {@code written} completes from Kafka's acknowledgement, or fails with a ServerFault. */
+    private static final class Pending {
+        final Supplier<ProducerRecord<String, byte[]>> record;
+        final CompletableFuture<RecordMetadata> acked = new CompletableFuture<>();
+        final CompletableFuture<RecordMetadata> written = new CompletableFuture<>();
+
+        Pending(String topic, Supplier<ProducerRecord<String, byte[]>> record) {
+            this.record = record;
+            acked.orTimeout(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS).whenComplete((metadata, failure) -> {
+                if (failure == null) {
+                    written.complete(metadata);
+                } else {
+                    written.completeExceptionally(
+                            failure instanceof ServerFault
+                                    ? failure
+                                    : new ServerFault(
+                                            "Kafka did not acknowledge the write to " + topic + ": " + failure,
+                                            failure));
+                }
+            });
+        }
+    }
+
+    /** Hands the records to the producer in their order, in one task of the writer's thread. */
+    private void submit(List<Pending> records) {
         try {
             sending.execute(() -> {
-                if (acked.isDone()) {
-                    return; // timed out while queued: the caller was told nothing was acknowledged, so it is not sent
-                }
-                try {
-                    producer.send(record.get(), (metadata, failure) -> {
-                        if (failure == null) {
-                            acked.complete(metadata);
-                        } else {
-                            acked.completeExceptionally(failure);
-                        }
-                    });
-                } catch (RuntimeException failure) {
-                    acked.completeExceptionally(failure);
+                for (Pending p : records) {
+                    if (p.acked.isDone()) {
+                        continue; // timed out while queued: the caller was told nothing was acknowledged, so not sent
+                    }
+                    try {
+                        producer.send(p.record.get(), (metadata, failure) -> {
+                            if (failure == null) {
+                                p.acked.complete(metadata);
+                            } else {
+                                p.acked.completeExceptionally(failure);
+                            }
+                        });
+                    } catch (RuntimeException failure) {
+                        p.acked.completeExceptionally(failure);
+                    }
                 }
             });
         } catch (RuntimeException rejected) {
-            acked.completeExceptionally(rejected);
+            records.forEach(p -> p.acked.completeExceptionally(rejected));
         }
-        return written;
     }
 
     private static <T> T await(CompletableFuture<T> write, String topic) {

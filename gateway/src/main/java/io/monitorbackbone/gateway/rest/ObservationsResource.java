@@ -35,4 +35,23 @@ public class ObservationsResource {
         String bearer = Answers.bearer(authorization);
         return publishing.publish(id, bearer, Answers.raw(request)).thenApply(Answers::reply);
     }
+
+    @POST
+    @Path("batch")
+    @Operation(
+            summary = "Publish a batch of observations (the monitor's owner token; io.monitorbackbone/batch-publish)")
+    @APIResponse(
+            responseCode = "200",
+            description = "{results, accepted, rejected, failed}: one result per observation in order, each {status:"
+                    + " 201, seq} or its protocol error with status and rejected_seq; sent once Kafka acknowledged every"
+                    + " row")
+    @RequestBody(content = @Content(mediaType = "application/json"))
+    public CompletionStage<Response> publishBatch(
+            @PathParam("id") String id,
+            @HeaderParam("Authorization") String authorization,
+            @Context RoutingContext request) {
+        // As publish: on the event loop, completed from the producer's acknowledgements.
+        String bearer = Answers.bearer(authorization);
+        return publishing.publishBatch(id, bearer, Answers.raw(request)).thenApply(Answers::reply);
+    }
 }

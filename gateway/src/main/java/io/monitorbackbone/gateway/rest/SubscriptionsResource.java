@@ -51,7 +51,9 @@ public class SubscriptionsResource {
     @GET
     @Path("{id}/pull")
     @Blocking
-    @Operation(summary = "Pull from the subscription's cursor (never moves it); ?wait parks until something arrives")
+    @Operation(
+            summary = "Pull from the subscription's cursor (never moves it); ?wait parks until something arrives;"
+                    + " ?large_pages=true lets limit reach 5,000 (io.monitorbackbone/large-pages)")
     public CompletionStage<Response> pull(
             @PathParam("id") String id,
             @HeaderParam("Authorization") String authorization,

@@ -25,6 +25,15 @@ public interface Log {
      */
     CompletableFuture<Long> appendAsync(String monitorId, Draft draft);
 
+    /**
+     * Appends records to the monitor's log in this order without waiting between them (pipelined): each stage
+     * completes with its record's seq, or fails alone with a {@code ServerFault}. Rows other writers append at the same
+     * time may fall between them.
+     */
+    default List<CompletableFuture<Long>> appendAllAsync(String monitorId, List<Draft> drafts) {
+        return drafts.stream().map(d -> appendAsync(monitorId, d)).toList();
+    }
+
     /** The log's head, retention floor and end, as the broker reports them now. */
     Bounds bounds(String monitorId);
 

@@ -1,6 +1,7 @@
 package io.monitorbackbone.gateway.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.monitorbackbone.protocol.Draft;
@@ -12,13 +13,17 @@ import io.monitorbackbone.protocol.ProtocolRows;
 import io.monitorbackbone.protocol.Publications;
 import io.monitorbackbone.protocol.Rules;
 import io.monitorbackbone.protocol.request.Publish;
+import io.monitorbackbone.protocol.request.PublishBatch;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -139,13 +144,7 @@ public class PublishService {
         try {
             body = Json.parseBody(rawBody);
             if (!monitor.active()) {
-                String reason = monitor.retired() ? "retired" : "paused";
-                throw ProtocolException.of(
-                                ErrorCode.UNAVAILABLE,
-                                monitor.retired()
-                                        ? "the monitor is retired; it no longer accepts observations"
-                                        : "the monitor is paused; resume it")
-                        .with("live", Map.of("value", false, "reason", reason));
+                throw inactive(monitor);
             }
             draft = Publications.resolve(monitor, Publish.parse(body), now);
         } catch (ProtocolException refusal) {
@@ -171,6 +170,187 @@ public class PublishService {
                             reply.put("seq", seq);
                             return Reply.of(201, reply);
                         }));
+    }
+
+    /**
+     * Publishes a batch ({@code io.monitorbackbone/batch-publish}): {@code {"observations": [...]}}, each item the body
+     * of one publish, checked and recorded exactly as {@link #publish} checks and records it (a refused item is a
+     * {@code rejected} row). The stage completes with {@code 200 {results, accepted, rejected, failed}}, one result per
+     * item in its order ({@code {status: 201, seq}} or the item's protocol error with its {@code status} and
+     * {@code rejected_seq}), only once Kafka has acknowledged every row of the batch: the lease-subject marks first,
+     * then every item's row in item order, pipelined, then the reactions its rules owe, in item order. A batch that is
+     * not one (no array, none or too many items) is refused whole and recorded as one rejected row, as a single publish
+     * records a body it cannot read.
+     */
+    public CompletionStage<Reply> publishBatch(String monitorId, String bearer, byte[] rawBody) {
+        long start = metrics.start();
+        // Each item is counted in its answer; a batch refused or failed whole counts as one publish.
+        return batchOnce(monitorId, bearer, rawBody, start).whenComplete((reply, failure) -> {
+            if (failure != null) {
+                metrics.published(start, failure);
+            }
+        });
+    }
+
+    private CompletionStage<Reply> batchOnce(String monitorId, String bearer, byte[] rawBody, long start) {
+        try {
+            Monitor known = tables.monitor(monitorId);
+            if (known != null && known.visibleTo(bearer)) {
+                return unwrapped(acceptBatch(known, monitorId, bearer, rawBody, start));
+            }
+            return unwrapped(CompletableFuture.supplyAsync(
+                            () -> Access.visibleMonitor(tables, monitorId, bearer, "monitor not found"), work)
+                    .thenCompose(monitor -> acceptBatch(monitor, monitorId, bearer, rawBody, start)));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** One item of a batch: the draft to append, and the refusal it answers with when the draft is its rejected row. */
+    private record Item(Draft row, ProtocolException refusal) {}
+
+    private CompletableFuture<Reply> acceptBatch(
+            Monitor monitor, String monitorId, String bearer, byte[] rawBody, long start) {
+        if (!monitor.ownerIs(bearer)) {
+            throw ProtocolException.ownerTokenRequired();
+        }
+        Instant now = clock.instant();
+        ObjectNode body = null;
+        PublishBatch batch;
+        try {
+            body = Json.parseBody(rawBody);
+            batch = PublishBatch.parse(body);
+        } catch (ProtocolException refusal) {
+            boolean tooMany = refusal.code() == ErrorCode.TOO_LARGE;
+            // Too many items: recorded without them (as a body over the byte limit is), else as sent.
+            JsonNode raw = tooMany ? Json.MAPPER.nullNode() : body != null ? body : unparsable(rawBody);
+            Draft row = ProtocolRows.rejected(monitor, refusal, raw, monitor.owner(), null, now);
+            if (tooMany) {
+                ((ObjectNode) row.data().get("payload")).put("bytes", rawBody.length);
+            }
+            return log.appendAsync(monitorId, row)
+                    .thenCompose(seq -> CompletableFuture.<Reply>failedFuture(refusal.with("rejected_seq", seq)));
+        }
+        List<Item> items = new ArrayList<>(batch.items().size());
+        for (JsonNode item : batch.items()) {
+            items.add(item(monitor, item, now));
+        }
+        // The marks of the subjects first, all acknowledged before any observation is written (as for one publish).
+        Set<String> subjects = new LinkedHashSet<>();
+        List<CompletableFuture<Void>> marks = new ArrayList<>();
+        for (Item item : items) {
+            Draft d = item.row();
+            if (item.refusal() == null && d.subject() != null && subjects.add(d.subject())) {
+                marks.add(markPublished(monitorId, d));
+            }
+        }
+        return CompletableFuture.allOf(marks.toArray(CompletableFuture[]::new)).thenCompose(marked -> {
+            List<CompletableFuture<Long>> seqs =
+                    log.appendAllAsync(monitorId, items.stream().map(Item::row).toList());
+            return settled(seqs).thenCompose(done -> {
+                List<Draft> reactions = new ArrayList<>();
+                List<Integer> owner = new ArrayList<>();
+                for (int i = 0; i < items.size(); i++) {
+                    Item item = items.get(i);
+                    CompletableFuture<Long> seq = seqs.get(i);
+                    if (item.refusal() == null && !seq.isCompletedExceptionally()) {
+                        for (Draft r : Rules.reactions(monitor, item.row(), seq.join(), now)) {
+                            reactions.add(r);
+                            owner.add(i);
+                        }
+                    }
+                }
+                List<CompletableFuture<Long>> reacted = log.appendAllAsync(monitorId, reactions);
+                return settled(reacted).thenApply(all -> batchReply(items, seqs, reacted, owner, start));
+            });
+        });
+    }
+
+    private Item item(Monitor monitor, JsonNode item, Instant now) {
+        try {
+            if (!item.isObject()) {
+                throw PublishBatch.notAnObject();
+            }
+            if (!monitor.active()) {
+                throw inactive(monitor);
+            }
+            return new Item(Publications.resolve(monitor, Publish.parse((ObjectNode) item), now), null);
+        } catch (ProtocolException refusal) {
+            String actor = item.path("actor").isTextual() ? item.get("actor").asText() : monitor.owner();
+            String subject =
+                    item.path("subject").isTextual() ? item.get("subject").asText() : null;
+            return new Item(ProtocolRows.rejected(monitor, refusal, item, actor, subject, now), refusal);
+        }
+    }
+
+    private Reply batchReply(
+            List<Item> items,
+            List<CompletableFuture<Long>> seqs,
+            List<CompletableFuture<Long>> reacted,
+            List<Integer> reactionOwner,
+            long start) {
+        Throwable[] reactionFailure = new Throwable[items.size()];
+        for (int r = 0; r < reacted.size(); r++) {
+            Throwable f = failureOf(reacted.get(r));
+            if (f != null && reactionFailure[reactionOwner.get(r)] == null) {
+                reactionFailure[reactionOwner.get(r)] = f;
+            }
+        }
+        ObjectNode reply = Json.object();
+        ArrayNode results = reply.putArray("results");
+        int accepted = 0;
+        int rejected = 0;
+        int failed = 0;
+        for (int i = 0; i < items.size(); i++) {
+            Item item = items.get(i);
+            Throwable failure = failureOf(seqs.get(i));
+            if (failure == null) {
+                failure = reactionFailure[i];
+            }
+            Throwable outcome;
+            if (failure != null) {
+                ProtocolException fault = io.monitorbackbone.protocol.Failures.protocolError(failure);
+                results.add(fault.toJson().put("status", fault.status()));
+                failed++;
+                outcome = failure;
+            } else if (item.refusal() != null) {
+                ProtocolException refusal =
+                        item.refusal().with("rejected_seq", seqs.get(i).join());
+                results.add(refusal.toJson().put("status", refusal.status()));
+                rejected++;
+                outcome = refusal;
+            } else {
+                results.addObject().put("status", 201).put("seq", seqs.get(i).join());
+                accepted++;
+                outcome = null;
+            }
+            metrics.published(start, outcome);
+        }
+        reply.put("accepted", accepted);
+        reply.put("rejected", rejected);
+        reply.put("failed", failed);
+        return Reply.of(200, reply);
+    }
+
+    /** Completes once every stage has, whatever each came to. */
+    private static CompletableFuture<Void> settled(List<CompletableFuture<Long>> stages) {
+        return CompletableFuture.allOf(
+                        stages.stream().map(s -> s.handle((v, f) -> null)).toArray(CompletableFuture[]::new))
+                .thenApply(v -> null);
+    }
+
+    private static Throwable failureOf(CompletableFuture<Long> done) {
+        return done.handle((v, f) -> f).join();
+    }
+
+    private static ProtocolException inactive(Monitor monitor) {
+        String reason = monitor.retired() ? "retired" : "paused";
+        return ProtocolException.of(
+                        ErrorCode.UNAVAILABLE,
+                        monitor.retired()
+                                ? "the monitor is retired; it no longer accepts observations"
+                                : "the monitor is paused; resume it")
+                .with("live", Map.of("value", false, "reason", reason));
     }
 
     /** Each row once the one before it is acknowledged, as the log must hold them in this order. */

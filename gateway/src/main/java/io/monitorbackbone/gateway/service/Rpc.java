@@ -126,6 +126,8 @@ public class Rpc {
                 async(() -> monitors.configure(call.monitorId(), ConfigureMonitor.parse(call.action(), body), who));
             case "monitors/publish" ->
                 publish.publish(call.monitorId(), who, Json.bytes(body)).toCompletableFuture();
+            case "monitors/publish_batch" ->
+                publish.publishBatch(call.monitorId(), who, Json.bytes(body)).toCompletableFuture();
             case "feeds/subscribe" -> async(() -> subscriptions.subscribe(Subscribe.parse(body), who));
             case "feeds/pull" ->
                 async(() -> delivery.pull(call.subscriptionId(), who, Pull.fromParams(body)))

@@ -198,4 +198,111 @@ class PublishAcknowledgementTest {
                 .as("the observation is not written after its mark failed")
                 .hasSize(1);
     }
+
+    private static Reply answered(CompletableFuture<Reply> reply) throws Exception {
+        return reply.get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void aBatchIsAnsweredOnlyOnceItsMarksItsRowsAndItsReactionsAreAllAcknowledged() throws Exception {
+        CompletableFuture<Reply> reply = publish.publishBatch(
+                        "w-1",
+                        owner,
+                        bytes("{\"observations\":[{\"type\":\"demo.note\",\"subject\":\"a\"},"
+                                + "{\"type\":\"demo.note\",\"tier\":\"nonsense\"},"
+                                + "{\"type\":\"demo.note\",\"subject\":\"a\"}]}"))
+                .toCompletableFuture();
+
+        assertThat(sent(1).topic())
+                .as("one mark for the subject both items name")
+                .isEqualTo(Topics.LEASE_SUBJECTS);
+        assertThat(reply).isNotDone();
+        producer.completeNext();
+
+        // Every item's row at once, in item order, without waiting for the one before it.
+        sent(4);
+        assertThat(producer.history().subList(1, 4).stream()
+                        .map(PublishAcknowledgementTest::type)
+                        .toList())
+                .containsExactly("demo.note", Vocabulary.REJECTED, "demo.note");
+        producer.completeNext();
+        producer.completeNext();
+        assertThat(reply).as("the last item's row is not acknowledged yet").isNotDone();
+        producer.completeNext();
+
+        // Then the reactions the rules owe, in item order.
+        sent(8);
+        assertThat(producer.history().subList(4, 8).stream()
+                        .map(PublishAcknowledgementTest::type)
+                        .toList())
+                .containsExactly(
+                        Rules.TYPE_PREFIX + "log",
+                        Rules.TYPE_PREFIX + "label",
+                        Rules.TYPE_PREFIX + "log",
+                        Rules.TYPE_PREFIX + "label");
+        for (int i = 0; i < 3; i++) {
+            producer.completeNext();
+        }
+        assertThat(reply).as("a reaction is not acknowledged yet").isNotDone();
+        producer.completeNext();
+
+        Reply answer = answered(reply);
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.body().get("results")).hasSize(3);
+        assertThat(answer.body().at("/results/0").toString()).isEqualTo("{\"status\":201,\"seq\":1}");
+        assertThat(answer.body().at("/results/1/code").asText()).isEqualTo("UNKNOWN_VOCABULARY");
+        assertThat(answer.body().at("/results/1/status").asInt()).isEqualTo(400);
+        assertThat(answer.body().at("/results/1/rejected_seq").asLong()).isEqualTo(2);
+        assertThat(answer.body().at("/results/2/seq").asLong()).isEqualTo(3);
+        assertThat(answer.body().get("accepted").asInt()).isEqualTo(2);
+        assertThat(answer.body().get("rejected").asInt()).isEqualTo(1);
+        assertThat(answer.body().get("failed").asInt()).isZero();
+        assertThat(producer.history()).hasSize(8);
+    }
+
+    @Test
+    void aBatchRowKafkaRefusesIsThatItemsFaultAndTheOthersAreAnswered() throws Exception {
+        CompletableFuture<Reply> reply = publish.publishBatch(
+                        "w-1", owner, bytes("{\"observations\":[{\"type\":\"demo.note\"},{\"type\":\"demo.note\"}]}"))
+                .toCompletableFuture();
+
+        sent(2);
+        producer.completeNext();
+        producer.errorNext(new NotEnoughReplicasException("not enough replicas"));
+        sent(4);
+        assertThat(reply).isNotDone();
+        producer.completeNext();
+        producer.completeNext();
+
+        Reply answer = answered(reply);
+        assertThat(answer.body().at("/results/0").toString()).isEqualTo("{\"status\":201,\"seq\":1}");
+        assertThat(answer.body().at("/results/1/status").asInt()).isEqualTo(503);
+        assertThat(answer.body().at("/results/1/code").asText()).isEqualTo("UNAVAILABLE");
+        assertThat(answer.body().at("/results/1/error").asText()).contains("not enough replicas");
+        assertThat(answer.body().get("failed").asInt()).isEqualTo(1);
+    }
+
+    @Test
+    void aBatchOverTheCountIsRecordedBeforeItIsRefusedAndAStrangersIsNotRecorded() {
+        StringBuilder many = new StringBuilder("{\"observations\":[");
+        for (int i = 0; i <= io.monitorbackbone.protocol.Limits.MAX_BATCH_OBSERVATIONS; i++) {
+            many.append(i == 0 ? "" : ",").append("{\"type\":\"demo.note\"}");
+        }
+        byte[] body = bytes(many.append("]}").toString());
+
+        CompletionStage<Reply> reply = publish.publishBatch("w-1", owner, body);
+        assertThat(type(sent(1))).isEqualTo(Vocabulary.REJECTED);
+        assertThat(reply.toCompletableFuture()).isNotDone();
+        producer.completeNext();
+        assertThat(failure(reply)).isInstanceOfSatisfying(ProtocolException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.TOO_LARGE);
+            assertThat(e.toJson().get("rejected_seq").asLong()).isEqualTo(1);
+            assertThat(e.toJson().get("max_batch_observations").asInt()).isEqualTo(1000);
+        });
+
+        assertThat(failure(publish.publishBatch("w-1", "not-the-owner", body)))
+                .isInstanceOfSatisfying(
+                        ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.UNAUTHORIZED));
+        assertThat(producer.history()).hasSize(1);
+    }
 }

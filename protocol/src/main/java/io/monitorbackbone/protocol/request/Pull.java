@@ -89,7 +89,8 @@ public record Pull(int limit, long waitSeconds, Long cursor, ObjectNode inlineFi
     }
 
     private static Pull parse(Source source) {
-        int limit = (int) Math.min(Limits.MAX_LIMIT, Math.max(1, number(source, "limit", Limits.DEFAULT_LIMIT)));
+        int max = largePages(source.first(Limits.LARGE_PAGES)) ? Limits.LARGE_PAGE_MAX_LIMIT : Limits.MAX_LIMIT;
+        int limit = (int) Math.min(max, Math.max(1, number(source, "limit", Limits.DEFAULT_LIMIT)));
         long wait = Math.min(Limits.MAX_WAIT_SECONDS, Math.max(0, number(source, "wait", 0)));
         Long cursor = null;
         String c = source.first("cursor");
@@ -103,7 +104,7 @@ public record Pull(int limit, long waitSeconds, Long cursor, ObjectNode inlineFi
         ObjectNode inline = Json.object();
         for (Iterator<String> keys = source.keys(); keys.hasNext(); ) {
             String key = keys.next();
-            if (key.equals("limit") || key.equals("wait") || key.equals("cursor")) {
+            if (key.equals("limit") || key.equals("wait") || key.equals("cursor") || key.equals(Limits.LARGE_PAGES)) {
                 continue;
             }
             List<String> values = source.values(key);
@@ -115,6 +116,22 @@ public record Pull(int limit, long waitSeconds, Long cursor, ObjectNode inlineFi
             }
         }
         return new Pull(limit, wait, cursor, inline);
+    }
+
+    /**
+     * Beyond the protocol ({@code io.monitorbackbone/large-pages} in discover): {@code large_pages=true} lets
+     * {@code limit} reach {@link Limits#LARGE_PAGE_MAX_LIMIT} instead of {@code max_limit}, for a reader draining a
+     * backlog; {@code false} or no key is the protocol's clamp. Any other value is refused naming the key.
+     */
+    private static boolean largePages(String v) {
+        if (v == null || v.equals("false")) {
+            return false;
+        }
+        if (v.equals("true")) {
+            return true;
+        }
+        throw ProtocolException.of(ErrorCode.INVALID, Limits.LARGE_PAGES + " must be true or false")
+                .with(Limits.LARGE_PAGES, v);
     }
 
     /**

@@ -41,7 +41,8 @@ public record RpcCall(String method, String bearer, String monitor, String subsc
                     "monitors/pause",
                     "monitors/resume",
                     "monitors/retire",
-                    "monitors/publish" -> Target.MONITOR;
+                    "monitors/publish",
+                    "monitors/publish_batch" -> Target.MONITOR;
             default ->
                 method.startsWith("feeds/") && !method.equals("feeds/subscribe") || method.startsWith("leases/")
                         ? Target.SUBSCRIPTION

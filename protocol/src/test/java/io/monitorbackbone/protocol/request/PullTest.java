@@ -54,6 +54,27 @@ class PullTest {
     }
 
     @Test
+    void aReaderThatAsksForLargePagesIsClampedToTheLargeLimitAndOneThatDoesNotToMaxLimit() {
+        assertThat(Pull.fromQuery(query("limit", "5000", "large_pages", "true")))
+                .isEqualTo(new Pull(Limits.LARGE_PAGE_MAX_LIMIT, 0, null, Json.object()));
+        assertThat(Pull.fromQuery(query("limit", "99999", "large_pages", "true"))
+                        .limit())
+                .isEqualTo(Limits.LARGE_PAGE_MAX_LIMIT);
+        assertThat(Pull.fromParams(params("{\"limit\":3000,\"large_pages\":true}"))
+                        .limit())
+                .isEqualTo(3000);
+        assertThat(Pull.fromQuery(query("limit", "5000", "large_pages", "false"))
+                        .limit())
+                .isEqualTo(Limits.MAX_LIMIT);
+        assertThat(Pull.fromQuery(query("limit", "5000")).limit()).isEqualTo(Limits.MAX_LIMIT);
+        assertThat(Pull.fromQuery(query("large_pages", "true")).limit()).isEqualTo(Limits.DEFAULT_LIMIT);
+
+        ProtocolException odd = refusal(() -> Pull.fromQuery(query("large_pages", "yes")));
+        assertThat(odd.code()).isEqualTo(ErrorCode.INVALID);
+        assertThat(odd.toJson().get("large_pages").asText()).isEqualTo("yes");
+    }
+
+    @Test
     void aNumberThatIsNotAnIntegerIsRefusedNamingIt() {
         ProtocolException limit = refusal(() -> Pull.fromQuery(query("limit", "ten")));
         assertThat(limit.code()).isEqualTo(ErrorCode.INVALID);
