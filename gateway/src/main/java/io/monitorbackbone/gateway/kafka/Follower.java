@@ -237,7 +237,7 @@ public final class Follower extends ConsumerLoop {
             switch (r.topic()) {
                 case Topics.MONITORS -> catalog.apply(Json.MAPPER.readValue(r.value(), Monitor.class));
                 case Topics.SUBSCRIPTIONS -> catalog.apply(Json.MAPPER.readValue(r.value(), Subscription.class));
-                case Topics.CURSORS -> catalog.apply(key(r), Json.MAPPER.readValue(r.value(), Cursor.class));
+                case Topics.CURSORS -> catalog.applyRecord(key(r), Json.MAPPER.readValue(r.value(), Cursor.class));
                 case Topics.LEASES ->
                     catalog.applyLease(key(r), io.monitorbackbone.protocol.lease.Lease.fromJson(Json.read(r.value())));
                 case Topics.STATE ->
