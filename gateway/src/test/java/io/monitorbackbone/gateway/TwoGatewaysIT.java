@@ -224,7 +224,7 @@ class TwoGatewaysIT {
             Walk a = new Walk(new Http(first.baseUri()));
             Walk b = new Walk(new Http(second.baseUri()));
             Walk.Monitor m = a.createMonitor("raced-acks");
-            int rounds = 60;
+            int rounds = 40;
             for (int i = 0; i < 2 * rounds; i++) {
                 a.publish(m, "n-" + i);
             }
