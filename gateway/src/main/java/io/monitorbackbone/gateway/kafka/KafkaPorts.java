@@ -54,13 +54,13 @@ public class KafkaPorts {
         KafkaRuntime started = KafkaRuntime.start(config, env);
         try {
             started.checkDurability();
+            started.ensureTables(Follower.tables());
+            started.ensureTables(List.of(Topics.SWEEPER));
         } catch (RuntimeException e) {
             started.close();
             throw e;
         }
         runtime = started;
-        runtime.ensureTables(Follower.tables());
-        runtime.ensureTables(List.of(Topics.SWEEPER));
         // A create this process's broker saw open died with it; with a cluster, another gateway may be mid-create.
         runtime.fenceAbandonedCreates(runtime.embedded() ? 0 : ABANDONED_CREATE_MS);
         return runtime;
@@ -72,7 +72,14 @@ public class KafkaPorts {
         Catalog view = new Catalog(tailCacheEntries);
         Follower tail = new Follower(cluster.newFollowerConsumer("mp-follower"), view);
         follower = tail;
-        tail.start().get(60, TimeUnit.SECONDS);
+        try {
+            tail.start().get(60, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof io.monitorbackbone.binding.Durability.Refused refused) {
+                throw refused;
+            }
+            throw e;
+        }
         ReaderPool pool = new ReaderPool(cluster::newReaderConsumer, READERS);
         readers = pool;
         view.barrier(
