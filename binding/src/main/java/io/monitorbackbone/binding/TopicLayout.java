@@ -31,6 +31,22 @@ public record TopicLayout(short replicationFactor, int minInsyncReplicas, int ta
      */
     public static final int MAX_RECORD_BYTES = 8 * 1024 * 1024;
 
+    /**
+     * Partitions of the compacted tables when {@code MP_TABLE_PARTITIONS} is not set: enough for the brokers of a
+     * cluster to share a table's writes and for a table to outgrow one partition, few enough that a gateway's
+     * catch-up (one offsets request over them) stays one round trip.
+     */
+    public static final int DEFAULT_TABLE_PARTITIONS = 6;
+
+    /** Partitions of the lease topics when {@code MP_LEASE_PARTITIONS} is not set: how far the leases spread. */
+    public static final int DEFAULT_LEASE_PARTITIONS = 6;
+
+    /**
+     * The tables the gateways write keyed by id ({@code mp.monitors}, {@code mp.subscriptions}, {@code mp.cursors}):
+     * a key's records must all be in the partition its key hashes to, so their partitions never change under them.
+     */
+    public static final List<String> KEYED_TABLES = List.of(Topics.MONITORS, Topics.SUBSCRIPTIONS, Topics.CURSORS);
+
     public TopicLayout {
         if (replicationFactor < 1 && replicationFactor != -1) {
             throw new IllegalArgumentException(
@@ -57,11 +73,14 @@ public record TopicLayout(short replicationFactor, int minInsyncReplicas, int ta
                 durability.replicationFactor(), durability.minInsyncReplicas(), tablePartitions, leasePartitions);
     }
 
-    /** A compacted table of the gateway's ({@link Topics#MONITORS}, ..., and the sweeper's topic). */
+    /**
+     * A compacted table of the gateway's ({@link Topics#MONITORS}, ...), or the sweeper's topic, which has one
+     * partition whatever the table partitions: its consumer group elects the one gateway that holds it.
+     */
     public NewTopic table(String name) {
         return topic(
                 name,
-                tablePartitions,
+                Topics.SWEEPER.equals(name) ? 1 : tablePartitions,
                 Map.of(
                         TopicConfig.CLEANUP_POLICY_CONFIG,
                         TopicConfig.CLEANUP_POLICY_COMPACT,
@@ -79,6 +98,16 @@ public record TopicLayout(short replicationFactor, int minInsyncReplicas, int ta
                         String.valueOf(MAX_RECORD_BYTES),
                         TopicConfig.RETENTION_MS_CONFIG,
                         retentionMs(retentionSeconds)));
+    }
+
+    /**
+     * The partition a keyed record of a table belongs in when the table has {@code partitions}: where the producers'
+     * default partitioner puts it (murmur2 of the key's UTF-8 bytes).
+     */
+    public static int partitionOf(String key, int partitions) {
+        return org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(
+                        key.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                % partitions;
     }
 
     /** {@code retention.ms} of a monitor's log: -1 (forever) unless the monitor sets a retention. */

@@ -83,4 +83,28 @@ class TopicLayoutTest {
         assertThatThrownBy(() -> new TopicLayout((short) 1, 0, 1)).hasMessageContaining("partitions");
         assertThatThrownBy(() -> new TopicLayout((short) 1, 1, 0)).hasMessageContaining("partitions");
     }
+
+    @Test
+    void theSweepersTopicHasOnePartitionWhateverTheTablesHave() {
+        assertThat(layout.table(Topics.SWEEPER).numPartitions())
+                .as("its group elects the one gateway that holds it")
+                .isEqualTo(1);
+        assertThat(layout.table(Topics.CURSORS).numPartitions()).isEqualTo(2);
+    }
+
+    @Test
+    void aKeyBelongsWhereTheProducersPartitionerPutsIt() {
+        for (String key : java.util.List.of("s-1", "s-2", "a9f0c2", "subscription-with-a-long-id-0042", "m.x")) {
+            for (int partitions : new int[] {1, 3, 6, 12}) {
+                // What KafkaProducer does with a keyed record and no partitioner configured.
+                int producer = org.apache.kafka.clients.producer.internals.BuiltInPartitioner.partitionForKey(
+                        key.getBytes(java.nio.charset.StandardCharsets.UTF_8), partitions);
+                assertThat(TopicLayout.partitionOf(key, partitions))
+                        .as("%s over %d", key, partitions)
+                        .isEqualTo(producer);
+            }
+        }
+        assertThat(TopicLayout.partitionOf("anything", 1)).isZero();
+        assertThat(TopicLayout.KEYED_TABLES).containsExactly("mp.monitors", "mp.subscriptions", "mp.cursors");
+    }
 }

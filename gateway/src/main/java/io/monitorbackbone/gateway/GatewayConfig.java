@@ -91,8 +91,11 @@ public interface GatewayConfig {
         /** {@code true}: a replication factor of 1 is meant even on a cluster of 3 or more brokers. */
         Optional<String> allowSingleReplica();
 
-        @WithDefault("1")
-        int tablePartitions();
+        /**
+         * Partitions of the compacted tables the server creates ({@code TopicLayout.DEFAULT_TABLE_PARTITIONS} when
+         * unset). Set, an existing keyed table with another count refuses the start; unset, it keeps its count.
+         */
+        java.util.Optional<Integer> tablePartitions();
 
         /** Partitions of the projector's by-monitor repartition topic: how far the state fold can spread. */
         @WithDefault("8")
@@ -106,7 +109,7 @@ public interface GatewayConfig {
         long leaseCommitMs();
 
         /** Partitions of the lease command and reply topics: how far the leases service can spread. */
-        @WithDefault("3")
+        @WithDefault("6")
         int leasePartitions();
     }
 }

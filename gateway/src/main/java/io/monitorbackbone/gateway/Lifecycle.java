@@ -130,7 +130,17 @@ public class Lifecycle {
             projector.start();
         }
         if (gateway) {
-            kafka.follow(config.tailCacheEntries());
+            // A table whose partitions were raised under its records refuses the start, as one line.
+            StartChecks.onTheCluster(() -> {
+                try {
+                    kafka.follow(config.tailCacheEntries());
+                    return null;
+                } catch (RuntimeException e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw new IllegalStateException("the follower did not start: " + e, e);
+                }
+            });
         }
         if (leases != null) {
             leases.setUncaughtExceptionHandler(e -> {

@@ -206,6 +206,136 @@ class TwoGatewaysIT {
         }
     }
 
+    /**
+     * ADR 0002's race: two gateways acking one subscription at the same instant, the higher and the lower ack taking
+     * turns on each gateway. A compacted table keeps only a key's last record, so after every round the last record of
+     * the subscription in {@code mp.cursors} (what a gateway started after a compaction reads) must carry the highest
+     * ack, as must a pull on either gateway, and on one restarted at the end.
+     */
+    @Test
+    void twoGatewaysAckingOneSubscriptionAtOnceLeaveTheHighestAckLastInTheCursorTable(@TempDir Path data)
+            throws Exception {
+        java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try (ServerProcess first =
+                        ServerProcess.builder().env("MP_DATA", data.toString()).start();
+                ServerProcess second =
+                        ServerProcess.builder().env(first.sharedBrokerEnv()).start();
+                CursorTable table = new CursorTable(first.kafkaClientProperties())) {
+            Walk a = new Walk(new Http(first.baseUri()));
+            Walk b = new Walk(new Http(second.baseUri()));
+            Walk.Monitor m = a.createMonitor("raced-acks");
+            int rounds = 40;
+            for (int i = 0; i < 2 * rounds; i++) {
+                a.publish(m, "n-" + i);
+            }
+            Walk.Reader reader = a.subscribe(m, "agent:racer");
+            await("the second gateway sees the subscription")
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> b.pull(reader, "?limit=1").status() == 200);
+
+            long highest = 1;
+            for (int round = 0; round < rounds; round++) {
+                long lower = 2L * round + 2;
+                long higher = lower + 1;
+                Walk lowVia = round % 2 == 0 ? a : b;
+                Walk highVia = round % 2 == 0 ? b : a;
+                java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+                java.util.concurrent.Future<Http.Response> low = clients.submit(() -> {
+                    startTogether(go);
+                    return ackOf(lowVia, reader, lower);
+                });
+                java.util.concurrent.Future<Http.Response> high = clients.submit(() -> {
+                    startTogether(go);
+                    return ackOf(highVia, reader, higher);
+                });
+                go.countDown();
+                Http.Response lowAnswer = low.get(30, TimeUnit.SECONDS);
+                Http.Response highAnswer = high.get(30, TimeUnit.SECONDS);
+                assertThat(highAnswer.status())
+                        .as("round %d: %s", round, highAnswer.body())
+                        .isEqualTo(200);
+                if (lowAnswer.status() != 200) {
+                    assertThat(lowAnswer.json().get("code").asText())
+                            .as("round %d: the lower ack came after the higher one", round)
+                            .isEqualTo("CURSOR_BACKWARDS");
+                }
+                highest = higher;
+
+                assertThat(table.lastCursorOf(reader.subscription()))
+                        .as("round %d: the last record, the one a compaction keeps", round)
+                        .isEqualTo(highest);
+                for (Walk via : java.util.List.of(a, b)) {
+                    assertThat(via.pull(reader, "?limit=1").json().get("cursor").asLong())
+                            .as("round %d: the cursor on either gateway", round)
+                            .isEqualTo(highest);
+                }
+            }
+
+            second.stop();
+            second.restart();
+            assertThat(b.pull(reader, "?limit=1").json().get("cursor").asLong())
+                    .as("after a restart")
+                    .isEqualTo(highest);
+            assertThat(table.lastCursorOf(reader.subscription())).isEqualTo(highest);
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+
+    /** An ack as answered, a refusal included. */
+    private static Http.Response ackOf(Walk via, Walk.Reader reader, long cursor) {
+        return via.http.post(
+                "/mp/v0/subscriptions/" + reader.subscription() + "/ack",
+                "{\"cursor\":" + cursor + "}",
+                reader.token());
+    }
+
+    /** {@code mp.cursors} read as a compaction leaves it: the last record of each key. */
+    private static final class CursorTable implements AutoCloseable {
+        private final org.apache.kafka.clients.consumer.KafkaConsumer<String, byte[]> consumer;
+        private final java.util.Map<String, Long> last = new java.util.HashMap<>();
+
+        CursorTable(java.util.Map<String, String> client) {
+            java.util.Map<String, Object> p = new java.util.HashMap<>(client);
+            p.put("key.deserializer", org.apache.kafka.common.serialization.StringDeserializer.class.getName());
+            p.put("value.deserializer", org.apache.kafka.common.serialization.ByteArrayDeserializer.class.getName());
+            consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(p);
+            java.util.List<org.apache.kafka.common.TopicPartition> partitions =
+                    consumer.partitionsFor("mp.cursors", Duration.ofSeconds(30)).stream()
+                            .map(i -> new org.apache.kafka.common.TopicPartition(i.topic(), i.partition()))
+                            .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+        }
+
+        /** The cursor of the subscription's last record, once every record written so far is read. */
+        long lastCursorOf(String subscription) {
+            java.util.Map<org.apache.kafka.common.TopicPartition, Long> end =
+                    consumer.endOffsets(consumer.assignment(), Duration.ofSeconds(30));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (end.entrySet().stream().anyMatch(e -> consumer.position(e.getKey()) < e.getValue())) {
+                assertThat(System.nanoTime())
+                        .as("mp.cursors read to its end in time")
+                        .isLessThan(deadline);
+                for (var r : consumer.poll(Duration.ofMillis(200))) {
+                    if (r.value() != null) {
+                        last.put(
+                                r.key(),
+                                io.monitorbackbone.protocol.Json.read(r.value())
+                                        .get("cursor")
+                                        .asLong());
+                    }
+                }
+            }
+            return last.getOrDefault(subscription, -1L);
+        }
+
+        @Override
+        public void close() {
+            consumer.close();
+        }
+    }
+
     private static void startTogether(java.util.concurrent.CountDownLatch go) {
         try {
             go.await();

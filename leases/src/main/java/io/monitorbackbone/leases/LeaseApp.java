@@ -95,7 +95,8 @@ public final class LeaseApp {
                     KafkaClients.of(bootstrap, env),
                     stateDir,
                     instance == null || instance.isBlank() ? null : instance,
-                    Integer.parseInt(env.getOrDefault("MP_LEASE_PARTITIONS", "3")),
+                    Integer.parseInt(env.getOrDefault(
+                            "MP_LEASE_PARTITIONS", String.valueOf(TopicLayout.DEFAULT_LEASE_PARTITIONS))),
                     Durability.fromEnvironment(env, (short) 1),
                     Long.parseLong(env.getOrDefault("MP_LEASES_COMMIT_INTERVAL_MS", "100")));
         }

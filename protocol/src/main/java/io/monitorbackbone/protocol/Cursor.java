@@ -40,6 +40,15 @@ public record Cursor(long epoch, long cursor, long delivered, long deliveredCoun
                 later(lastPull, other.lastPull));
     }
 
+    /**
+     * Whether this value already holds everything {@code other} holds, so that {@code other} merged into it changes
+     * nothing. A compacted table keeps only a key's last record: the table holds the merge of every write exactly when
+     * its last record carries that merge.
+     */
+    public boolean carries(Cursor other) {
+        return other == null || merge(other).equals(this);
+    }
+
     public Cursor acked(long newCursor, String now) {
         return new Cursor(epoch, newCursor, Math.max(delivered, newCursor - 1), deliveredCount, now);
     }

@@ -19,6 +19,11 @@ public final class Catalog {
     private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
     private final Map<String, String> subscriptionByReader = new ConcurrentHashMap<>();
     private final Map<String, Cursor> cursors = new ConcurrentHashMap<>();
+    /** The value of the last {@code mp.cursors} record the follower read per subscription: what a compaction keeps. */
+    private final Map<String, Cursor> lastCursorRecords = new ConcurrentHashMap<>();
+    /** Subscriptions whose last record in {@code mp.cursors} does not carry the merge of every write read. */
+    private final java.util.Set<String> uncarriedCursors = ConcurrentHashMap.newKeySet();
+
     private final Map<String, MonitorLog> logs = new ConcurrentHashMap<>();
     private final Map<String, io.monitorbackbone.protocol.lease.Lease> leases = new ConcurrentHashMap<>();
     private final Map<String, io.monitorbackbone.protocol.Aggregate> states = new ConcurrentHashMap<>();
@@ -74,6 +79,42 @@ public final class Catalog {
             stateChanged(s.monitor());
         }
         return merged;
+    }
+
+    /**
+     * A record of {@code mp.cursors} as the follower reads it, in the topic's order: merged into the view like any
+     * write, and remembered as the key's last record, the one value a compaction keeps. When it does not carry the
+     * merge (a lower write landed after a higher one, two gateways writing at once), the subscription is listed in
+     * {@link #uncarriedCursors()} until a record that carries the merge follows.
+     */
+    public Cursor applyRecord(String subscriptionId, Cursor record) {
+        Cursor merged = apply(subscriptionId, record);
+        synchronized (lastCursorRecords) {
+            lastCursorRecords.put(subscriptionId, record);
+            if (record.carries(cursors.get(subscriptionId))) {
+                uncarriedCursors.remove(subscriptionId);
+            } else {
+                uncarriedCursors.add(subscriptionId);
+            }
+        }
+        return merged;
+    }
+
+    /**
+     * The merged cursor of a subscription when the last record read of it in {@code mp.cursors} does not carry it (a
+     * compaction would keep less than was acknowledged); null when it does, or when nothing was read.
+     */
+    public Cursor uncarriedCursor(String subscriptionId) {
+        synchronized (lastCursorRecords) {
+            Cursor merged = cursors.get(subscriptionId);
+            Cursor last = lastCursorRecords.get(subscriptionId);
+            return merged == null || (last != null && last.carries(merged)) ? null : merged;
+        }
+    }
+
+    /** The subscriptions whose last record read does not carry their merged cursor, at this moment. */
+    public java.util.Set<String> uncarriedCursors() {
+        return java.util.Set.copyOf(uncarriedCursors);
     }
 
     /**

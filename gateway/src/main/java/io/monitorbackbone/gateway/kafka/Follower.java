@@ -1,6 +1,7 @@
 package io.monitorbackbone.gateway.kafka;
 
 import io.monitorbackbone.binding.ObservationCodec;
+import io.monitorbackbone.binding.TopicLayout;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.Json;
@@ -224,7 +225,33 @@ public final class Follower extends ConsumerLoop {
         caughtUp.complete(null);
     }
 
+    /**
+     * Before the follower has caught up, a record of a keyed table ({@link TopicLayout#KEYED_TABLES}) outside the
+     * partition its key hashes to ends the start: the table's partitions were raised under its records (a
+     * {@code kafka-topics --alter}, a KafkaTopic's partitions raised), so a key's records are in two partitions and
+     * would be read in no order.
+     */
+    private boolean misplaced(ConsumerRecord<byte[], byte[]> r) {
+        if (caughtUp.isDone() || r.key() == null || !TopicLayout.KEYED_TABLES.contains(r.topic())) {
+            return false;
+        }
+        int partitions = partitionsOf(r.topic()).size();
+        int belongs = TopicLayout.partitionOf(key(r), partitions);
+        if (belongs == r.partition()) {
+            return false;
+        }
+        caughtUp.completeExceptionally(new io.monitorbackbone.binding.Durability.Refused(r.topic() + " has "
+                + partitions + " partitions, but its record at partition " + r.partition() + " offset " + r.offset()
+                + " was written when it had fewer (its key belongs in partition " + belongs
+                + "): a table's partitions cannot be raised under its records; migrate the tables as"
+                + " docs/operations.md#table-partitions says (MP_TABLE_PARTITIONS)"));
+        return true;
+    }
+
     private void dispatch(ConsumerRecord<byte[], byte[]> r) {
+        if (misplaced(r)) {
+            return;
+        }
         if (r.value() == null) {
             if (Topics.STATE.equals(r.topic()) && r.key() != null) {
                 catalog.applyState(key(r), null);
@@ -237,7 +264,7 @@ public final class Follower extends ConsumerLoop {
             switch (r.topic()) {
                 case Topics.MONITORS -> catalog.apply(Json.MAPPER.readValue(r.value(), Monitor.class));
                 case Topics.SUBSCRIPTIONS -> catalog.apply(Json.MAPPER.readValue(r.value(), Subscription.class));
-                case Topics.CURSORS -> catalog.apply(key(r), Json.MAPPER.readValue(r.value(), Cursor.class));
+                case Topics.CURSORS -> catalog.applyRecord(key(r), Json.MAPPER.readValue(r.value(), Cursor.class));
                 case Topics.LEASES ->
                     catalog.applyLease(key(r), io.monitorbackbone.protocol.lease.Lease.fromJson(Json.read(r.value())));
                 case Topics.STATE ->

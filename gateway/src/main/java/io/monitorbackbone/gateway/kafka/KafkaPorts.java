@@ -28,6 +28,10 @@ public class KafkaPorts {
     private static final int READERS = 8;
     /** A create's transaction is open for milliseconds; one open this long at start-up has lost its gateway. */
     private static final long ABANDONED_CREATE_MS = 5_000;
+    /** How often every gateway looks for cursors whose last record is below their merge (see {@link CursorWrites}). */
+    private static final long CURSOR_REPAIR_MS = 2_000;
+
+    private static final org.jboss.logging.Logger LOGGER = org.jboss.logging.Logger.getLogger(KafkaPorts.class);
 
     private volatile KafkaRuntime runtime;
     private volatile Catalog catalog;
@@ -37,6 +41,8 @@ public class KafkaPorts {
     private volatile LogFold fold;
     private volatile LogWriter writer;
     private volatile LeaseClient leaseClient;
+    private volatile CursorWrites cursorWrites;
+    private volatile java.util.concurrent.ScheduledExecutorService cursorRepair;
 
     /**
      * The broker (embedded unless a cluster is configured) and the shared clients; the durability settings checked
@@ -49,13 +55,13 @@ public class KafkaPorts {
         KafkaRuntime started = KafkaRuntime.start(config, env);
         try {
             started.checkDurability();
+            started.ensureTables(Follower.tables());
+            started.ensureTables(List.of(Topics.SWEEPER));
         } catch (RuntimeException e) {
             started.close();
             throw e;
         }
         runtime = started;
-        runtime.ensureTables(Follower.tables());
-        runtime.ensureTables(List.of(Topics.SWEEPER));
         // A create this process's broker saw open died with it; with a cluster, another gateway may be mid-create.
         runtime.fenceAbandonedCreates(runtime.embedded() ? 0 : ABANDONED_CREATE_MS);
         return runtime;
@@ -67,7 +73,14 @@ public class KafkaPorts {
         Catalog view = new Catalog(tailCacheEntries);
         Follower tail = new Follower(cluster.newFollowerConsumer("mp-follower"), view);
         follower = tail;
-        tail.start().get(60, TimeUnit.SECONDS);
+        try {
+            tail.start().get(60, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            if (e.getCause() instanceof io.monitorbackbone.binding.Durability.Refused refused) {
+                throw refused;
+            }
+            throw e;
+        }
         ReaderPool pool = new ReaderPool(cluster::newReaderConsumer, READERS);
         readers = pool;
         view.barrier(
@@ -79,6 +92,29 @@ public class KafkaPorts {
             return view.log(monitorId).lastSeq();
         });
         writer = new LogWriter(cluster.producer());
+        CursorWrites cursors = new CursorWrites(
+                view,
+                writer,
+                (partition, offset) ->
+                        tail.awaitApplied(partition.topic(), Map.of(partition, offset), Duration.ofSeconds(10)));
+        cursorWrites = cursors;
+        cursorRepair = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread t = new Thread(task, "mp-cursor-repair");
+            t.setDaemon(true);
+            return t;
+        });
+        // Two looks CURSOR_REPAIR_MS apart: a writer that is alive checks its own write long before the second.
+        cursorRepair.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        cursors.repairUncarried();
+                    } catch (RuntimeException e) {
+                        LOGGER.warnf("cursor repair failed, retried in %d ms: %s", CURSOR_REPAIR_MS, e.toString());
+                    }
+                },
+                CURSOR_REPAIR_MS,
+                CURSOR_REPAIR_MS,
+                TimeUnit.MILLISECONDS);
         catalog = view;
     }
 
@@ -116,7 +152,7 @@ public class KafkaPorts {
     @Produces
     @ApplicationScoped
     Tables tables() {
-        return new KafkaTables(started(catalog), writer);
+        return new KafkaTables(started(catalog), writer, cursorWrites);
     }
 
     @Produces
@@ -151,6 +187,9 @@ public class KafkaPorts {
 
     /** Stops the clients, then the broker last, so it outlives every one of them. */
     public void close() {
+        if (cursorRepair != null) {
+            cursorRepair.shutdownNow();
+        }
         if (leaseClient != null) {
             leaseClient.close();
         }

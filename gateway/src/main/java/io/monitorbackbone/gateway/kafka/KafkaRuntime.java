@@ -56,6 +56,7 @@ public final class KafkaRuntime implements AutoCloseable {
     private final KafkaClients clients;
     private final Durability durability;
     private final TopicLayout layout;
+    private final java.util.Optional<Integer> tablePartitionsSet;
     private final EmbeddedKafka broker;
     private final Admin admin;
     private final KafkaProducer<String, byte[]> producer;
@@ -63,7 +64,9 @@ public final class KafkaRuntime implements AutoCloseable {
     private KafkaRuntime(GatewayConfig.Kafka config, EmbeddedKafka broker, KafkaClients clients) {
         this.clients = clients;
         this.durability = durability(config);
-        this.layout = TopicLayout.of(durability, config.tablePartitions(), config.leasePartitions());
+        this.tablePartitionsSet = config.tablePartitions();
+        this.layout = TopicLayout.of(
+                durability, tablePartitionsSet.orElse(TopicLayout.DEFAULT_TABLE_PARTITIONS), config.leasePartitions());
         this.broker = broker;
         this.admin = Admin.create(clients.properties("mp-gateway-admin", Map.of()));
         Map<String, Object> p = new HashMap<>();
@@ -142,11 +145,48 @@ public final class KafkaRuntime implements AutoCloseable {
         return durability;
     }
 
-    /** Creates the compacted tables if they are missing; a table that exists is left as it is. */
+    /**
+     * Creates the compacted tables if they are missing; a table that exists is left as it is. A keyed table
+     * ({@link TopicLayout#KEYED_TABLES}) whose partitions differ from {@code MP_TABLE_PARTITIONS}, when that is set,
+     * refuses the start: a table's partitions cannot change under its records, since a key's records would then be in
+     * two partitions and read in no order. Unset, an existing table keeps its count.
+     *
+     * @throws Durability.Refused naming the table, both counts and the setting
+     */
     public void ensureTables(List<String> tables) {
         for (String table : TopicLayout.createMissing(
                 admin, tables.stream().map(layout::table).toList(), Duration.ofSeconds(30))) {
             LOGGER.infof("created table topic %s", table);
+        }
+        List<String> keyed =
+                tables.stream().filter(TopicLayout.KEYED_TABLES::contains).toList();
+        if (keyed.isEmpty()) {
+            return;
+        }
+        Map<String, org.apache.kafka.clients.admin.TopicDescription> described;
+        try {
+            described = admin.describeTopics(keyed).allTopicNames().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("cannot describe the tables " + keyed + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while describing the tables", e);
+        }
+        for (String table : keyed) {
+            int has = described.get(table).partitions().size();
+            if (has == layout.tablePartitions()) {
+                continue;
+            }
+            if (tablePartitionsSet.isPresent()) {
+                throw new Durability.Refused(table + " has " + has + " partition" + (has == 1 ? "" : "s")
+                        + ", not MP_TABLE_PARTITIONS=" + tablePartitionsSet.get()
+                        + ": a table's partitions cannot change under its records; set MP_TABLE_PARTITIONS=" + has
+                        + " (or unset it) to keep them, or migrate the tables (docs/operations.md#table-partitions)");
+            }
+            LOGGER.infof(
+                    "table %s keeps its %d partition(s) (%d for tables created now; docs/operations.md#table-partitions"
+                            + " says how to migrate)",
+                    table, has, layout.tablePartitions());
         }
     }
 

@@ -62,6 +62,11 @@ public final class LogWriter {
         await(send(table, () -> new ProducerRecord<>(table, key, Json.bytes(value))), table);
     }
 
+    /** {@link #put}, answering where the broker appended the record. */
+    public RecordMetadata putRecord(String table, String key, Object value) {
+        return await(send(table, () -> new ProducerRecord<>(table, key, Json.bytes(value))), table);
+    }
+
     /** A plain text value, for topics other apps read with a string serde. */
     public void putText(String topic, String key, String value) {
         await(putTextAsync(topic, key, value), topic);
