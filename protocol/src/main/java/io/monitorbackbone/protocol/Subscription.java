@@ -36,6 +36,13 @@ public record Subscription(
         String pushSecret,
         JsonNode pushDisabled) {
 
+    public Subscription {
+        // Read back from the table, a JSON null is a NullNode: it means the push never stopped.
+        if (pushDisabled != null && pushDisabled.isNull()) {
+            pushDisabled = null;
+        }
+    }
+
     /** A subscription that does not push. */
     public Subscription(
             String id,

@@ -60,6 +60,7 @@ public class PushService {
         private final String subscription;
         private long seq;
         private int attempts;
+        private boolean caughtUp;
 
         public Lane(String subscription) {
             this.subscription = subscription;
@@ -105,6 +106,13 @@ public class PushService {
      * read now, a backoff after a failure, null when caught up (or the subscription no longer pushes).
      */
     public Duration run(Lane lane, Sender sender, BooleanSupplier stillPushing) {
+        if (!lane.caughtUp) {
+            // A lane is new to this gateway (it just took the push over): what the gateway that pushed before
+            // committed must be in view first, or it would push again what that one's receiver already took.
+            tables.catchUp(Topics.SUBSCRIPTIONS);
+            tables.catchUp(Topics.CURSORS);
+            lane.caughtUp = true;
+        }
         Subscription s = tables.subscription(lane.subscription);
         Monitor monitor = s == null ? null : tables.monitor(s.monitor());
         Cursor cursor = s == null ? null : tables.cursor(s.id());
