@@ -44,12 +44,34 @@ public interface GatewayConfig {
 
     Http http();
 
+    /** Webhook push ({@code protocol: "http"} subscriptions, docs/adr/0016-webhook-push.md). */
+    Push push();
+
     /**
      * How long a stopping server keeps answering after its readiness went DOWN, before it wakes parked pulls and
      * waits for what is in flight: the time a load balancer needs to notice.
      */
     @WithDefault("0s")
     java.time.Duration shutdownDelay();
+
+    interface Push {
+        /**
+         * Host names or addresses a push sink may name although they are loopback, private or link-local
+         * ({@code MP_PUSH_ALLOW_HOSTS}); {@code *} allows every one. Unset: such sinks are refused at subscribe.
+         */
+        Optional<List<String>> allowHosts();
+
+        /** The first retry's delay; each further one doubles it, up to {@link #retryMax()}, with jitter. */
+        @WithDefault("1s")
+        java.time.Duration retryBase();
+
+        @WithDefault("5m")
+        java.time.Duration retryMax();
+
+        /** How long one delivery may take (connect and answer) before it counts as failed. */
+        @WithDefault("10s")
+        java.time.Duration timeout();
+    }
 
     /** The HTTP listener's connection limits (see {@code http/ConnectionGuard}). */
     interface Http {

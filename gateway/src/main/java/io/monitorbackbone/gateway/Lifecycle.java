@@ -66,6 +66,9 @@ public class Lifecycle {
     Parking parking;
 
     @Inject
+    io.monitorbackbone.gateway.service.PushService push;
+
+    @Inject
     Clock clock;
 
     @Inject
@@ -76,6 +79,7 @@ public class Lifecycle {
     private volatile boolean ready;
     private volatile boolean stopping;
     private Sweeper sweeper;
+    private Pusher pusher;
     private KafkaStreams leases;
     private KafkaStreams projector;
     private io.monitorbackbone.bridge.BridgeApp bridge;
@@ -161,7 +165,11 @@ public class Lifecycle {
         if (gateway) {
             // The leases service may run in other processes: the lease topics are made sure of here too.
             kafka.startLeaseClient();
-            sweeper = new Sweeper(runtime.newGroupConsumer("mp-sweeper", Sweeper.GROUP), tables, subscriptions, clock);
+            // Webhook push runs where the sweep runs: the sweeper's election hands both out (docs/adr/0016).
+            pusher = new Pusher(tables, push);
+            pusher.start();
+            sweeper = new Sweeper(
+                    runtime.newGroupConsumer("mp-sweeper", Sweeper.GROUP), tables, subscriptions, clock, pusher);
             sweeper.start();
         }
         meters.bind(leases, projector, bridge);
@@ -292,7 +300,12 @@ public class Lifecycle {
         parking.stop();
         meters.close();
         if (sweeper != null) {
+            // Leaving the group ends this gateway's pushes in flight first (Sweeper's revocation), then the pusher
+            // stops.
             sweeper.close();
+        }
+        if (pusher != null) {
+            pusher.close();
         }
         if (bridge != null) {
             // Each bridge ends the transaction in flight and leaves its group; its offsets stay committed.

@@ -18,7 +18,8 @@ import org.jboss.logging.Logger;
 /**
  * The mute sweep, on a timer. Of all gateways sharing a cluster exactly one sweeps: the member of the consumer group
  * {@code mp.sweeper} that holds the one partition of topic {@code mp.sweeper}. Kafka's group protocol elects it and
- * hands the partition on when that process dies.
+ * hands the partition on when that process dies. The same election hands out the webhook push ({@link Pusher}): the
+ * gateway that sweeps pushes, and a gateway losing the partition ends its pushes in flight before the group moves on.
  */
 public final class Sweeper extends ConsumerLoop {
     /** The consumer group, named after the topic whose one partition it hands to the sweeping gateway. */
@@ -30,14 +31,20 @@ public final class Sweeper extends ConsumerLoop {
     private final Tables tables;
     private final SubscriptionService subscriptions;
     private final Clock clock;
+    private final Pusher pusher;
     private volatile boolean leader;
 
     public Sweeper(
-            KafkaConsumer<byte[], byte[]> consumer, Tables tables, SubscriptionService subscriptions, Clock clock) {
+            KafkaConsumer<byte[], byte[]> consumer,
+            Tables tables,
+            SubscriptionService subscriptions,
+            Clock clock,
+            Pusher pusher) {
         super(consumer, "mp-sweeper");
         this.tables = tables;
         this.subscriptions = subscriptions;
         this.clock = clock;
+        this.pusher = pusher;
     }
 
     public void start() {
@@ -50,6 +57,8 @@ public final class Sweeper extends ConsumerLoop {
             @Override
             public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
                 leader = false;
+                // Returns once the pushes in flight have ended: only then may the group hand the partition on.
+                pusher.lead(false);
             }
 
             @Override
@@ -58,11 +67,13 @@ public final class Sweeper extends ConsumerLoop {
                 if (leader) {
                     LOGGER.info("this gateway runs the mute sweep");
                 }
+                pusher.lead(leader);
             }
 
             @Override
             public void onPartitionsLost(Collection<TopicPartition> partitions) {
                 leader = false;
+                pusher.lead(false);
             }
         });
         return true;

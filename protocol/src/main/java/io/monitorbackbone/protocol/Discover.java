@@ -17,7 +17,7 @@ public final class Discover {
         monitors.put("publish", true);
         ObjectNode feeds = caps.putObject("feeds");
         feeds.put("pull", true);
-        feeds.put("http", false);
+        feeds.put("http", true);
         feeds.put("mcp", true);
         feeds.put("sse", true);
         // Beyond the reference server: a replay (?cursor=) starting at most one past the delivered mark raises it too,
@@ -58,6 +58,15 @@ public final class Discover {
         byTime.put("format", "RFC 3339 date-time with a zone");
         byTime.put("timestamp", "append");
         byTime.put("before_retention_floor", "CURSOR_EXPIRED");
+        // Webhook push (protocol "http"): what the subscribe answer and the subscription carry beyond the protocol.
+        ObjectNode push = extensions.putObject("io.monitorbackbone/webhook-push");
+        push.put("signature", "standard-webhooks-v1");
+        push.put("secret_field", "push_secret");
+        push.put("state_field", "push");
+        push.put("webhook_id", "<subscription>_<seq>");
+        push.put("disabled_on_status", 410);
+        push.put("dead_letter_type", io.monitorbackbone.protocol.Vocabulary.LEASE);
+        push.put("actor", "system:push");
         // The REST binding described as OpenAPI 3.1, the protocol's JSON schemas as its components.
         extensions
                 .putObject("io.monitorbackbone/openapi")

@@ -12,6 +12,11 @@ import java.util.List;
 /**
  * A subscription's definition as stored in the compacted {@code mp.subscriptions} topic. Its position lives apart, in
  * {@link Cursor}, because it changes far more often than the definition.
+ *
+ * @param pushSecret   a push subscription's ({@code protocol: "http"}) Standard Webhooks secret, which the pusher needs
+ *                     to sign with: shown once at subscribe, never served, never in the admin snapshot; null otherwise
+ * @param pushDisabled why the pusher stopped for good (the receiver answered {@code 410 Gone}): {@code at},
+ *                     {@code status}, {@code seq}, {@code reason}; null while it pushes
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -27,7 +32,71 @@ public record Subscription(
         Long retireAfterMuteSeconds,
         String created,
         boolean active,
-        String tokenHash) {
+        String tokenHash,
+        String pushSecret,
+        JsonNode pushDisabled) {
+
+    public Subscription {
+        // Read back from the table, a JSON null is a NullNode: it means the push never stopped.
+        if (pushDisabled != null && pushDisabled.isNull()) {
+            pushDisabled = null;
+        }
+    }
+
+    /** A subscription that does not push. */
+    public Subscription(
+            String id,
+            String monitor,
+            String subscriber,
+            JsonNode filter,
+            List<String> capabilities,
+            String resetPolicy,
+            String protocol,
+            String sink,
+            Long retireAfterMuteSeconds,
+            String created,
+            boolean active,
+            String tokenHash) {
+        this(
+                id,
+                monitor,
+                subscriber,
+                filter,
+                capabilities,
+                resetPolicy,
+                protocol,
+                sink,
+                retireAfterMuteSeconds,
+                created,
+                active,
+                tokenHash,
+                null,
+                null);
+    }
+
+    /** Whether the pusher delivers this subscription's observations to its sink now. */
+    public boolean pushes() {
+        return active && "http".equals(protocol) && sink != null && pushSecret != null && pushDisabled == null;
+    }
+
+    /** The push stopped for good: the receiver said it is gone. */
+    public Subscription pushDisabled(JsonNode why) {
+        return new Subscription(
+                id,
+                monitor,
+                subscriber,
+                filter,
+                capabilities,
+                resetPolicy,
+                protocol,
+                sink,
+                retireAfterMuteSeconds,
+                created,
+                active,
+                tokenHash,
+                pushSecret,
+                why);
+    }
 
     public Subscription retired() {
         return new Subscription(
@@ -42,7 +111,9 @@ public record Subscription(
                 retireAfterMuteSeconds,
                 created,
                 false,
-                tokenHash);
+                tokenHash,
+                pushSecret,
+                pushDisabled);
     }
 
     public Subscription rekeyed(String newTokenHash) {
@@ -58,7 +129,9 @@ public record Subscription(
                 retireAfterMuteSeconds,
                 created,
                 active,
-                newTokenHash);
+                newTokenHash,
+                pushSecret,
+                pushDisabled);
     }
 
     public boolean tokenIs(String bearer) {
@@ -81,6 +154,12 @@ public record Subscription(
         s.put("last_pull", cursor.lastPull());
         s.put("active", active);
         s.put("lag", lag);
+        if ("http".equals(protocol)) {
+            // Beyond the protocol: whether the pusher delivers, and why it stopped if it did (never the secret).
+            ObjectNode push = s.putObject("push");
+            push.put("active", pushes());
+            push.set("disabled", pushDisabled == null ? Json.MAPPER.nullNode() : pushDisabled.deepCopy());
+        }
         return s;
     }
 

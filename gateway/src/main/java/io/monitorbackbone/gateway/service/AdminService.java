@@ -89,7 +89,10 @@ public class AdminService {
         ObjectNode cursors = snapshot.putObject("cursors");
         for (Monitor m : tables.monitors()) {
             for (Subscription s : tables.subscriptionsOf(m.id())) {
-                subscriptions.add(Json.MAPPER.valueToTree(s));
+                // A push secret signs deliveries and is shown once, at subscribe: never here.
+                ObjectNode row = Json.MAPPER.valueToTree(s);
+                row.remove("push_secret");
+                subscriptions.add(row);
                 if (tables.cursor(s.id()) != null) {
                     cursors.set(s.id(), Json.MAPPER.valueToTree(tables.cursor(s.id())));
                 }

@@ -210,12 +210,7 @@ public class DeliveryService {
                 throw ProtocolException.cursorBackwards(cursor.cursor(), requested)
                         .with("head", bounds.head());
             }
-            long target = Math.min(requested, bounds.head() + 1);
-            if (target > cursor.cursor()) {
-                Cursor acked = cursor.acked(target, Times.format(clock.instant()));
-                tables.put(Topics.CURSORS, s.id(), acked);
-                cursor = tables.apply(s.id(), acked);
-            }
+            cursor = commit(s.id(), cursor, Math.min(requested, bounds.head() + 1));
             long lag = feed.lag(cursor.cursor());
             ObjectNode reply = Json.object();
             reply.put("subscription", s.id());
@@ -224,6 +219,34 @@ public class DeliveryService {
             reply.put("lag", lag);
             metrics.acked();
             return Reply.of(200, reply);
+        }
+    }
+
+    /**
+     * The one way an ack and a push move a cursor forwards: to {@code target} when it is past the committed one,
+     * written to the cursor table and acknowledged before this returns. Call under the subscription's lock.
+     */
+    private Cursor commit(String subscriptionId, Cursor cursor, long target) {
+        if (target <= cursor.cursor()) {
+            return cursor;
+        }
+        Cursor acked = cursor.acked(target, Times.format(clock.instant()));
+        tables.put(Topics.CURSORS, subscriptionId, acked);
+        return tables.apply(subscriptionId, acked);
+    }
+
+    /**
+     * The pusher's ack: a receiver answered 2xx for everything before {@code target} (or it was dead-lettered). Never
+     * moves a cursor backwards, and goes through the ack's own write.
+     */
+    public Cursor pushed(Subscription s, long target) {
+        synchronized (tables.lockFor(s.id())) {
+            Cursor cursor = tables.cursor(s.id());
+            if (cursor == null) {
+                return null;
+            }
+            return commit(
+                    s.id(), cursor, Math.min(target, log.bounds(s.monitor()).head() + 1));
         }
     }
 

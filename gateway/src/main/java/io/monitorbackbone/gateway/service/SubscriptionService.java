@@ -13,6 +13,7 @@ import io.monitorbackbone.protocol.Subscription;
 import io.monitorbackbone.protocol.Times;
 import io.monitorbackbone.protocol.Tokens;
 import io.monitorbackbone.protocol.Vocabulary;
+import io.monitorbackbone.protocol.Webhooks;
 import io.monitorbackbone.protocol.request.RetireSubscription;
 import io.monitorbackbone.protocol.request.Seek;
 import io.monitorbackbone.protocol.request.Subscribe;
@@ -33,6 +34,7 @@ public class SubscriptionService {
     private final Feeds feeds;
     private final LeaseService leases;
     private final Clock clock;
+    private PushSettings push = PushSettings.DEFAULT;
 
     @Inject
     public SubscriptionService(Tables tables, Log log, LeaseService leases, Clock clock) {
@@ -44,9 +46,18 @@ public class SubscriptionService {
         this.clock = clock;
     }
 
+    @Inject
+    void push(PushSettings push) {
+        this.push = push;
+    }
+
     public Reply subscribe(Subscribe request, String bearer) {
         String monitorId = request.monitor();
         Monitor monitor = access.visibleMonitor(monitorId, bearer, "monitor not found or not visible");
+        boolean pushes = "http".equals(request.protocol());
+        if (pushes) {
+            push.checkSink(request.sink());
+        }
         String subscriber = request.subscriber();
         List<String> requested = request.capabilities();
 
@@ -76,6 +87,8 @@ public class SubscriptionService {
             long from = startCursor(monitorId, request.from(), bounds, previous);
 
             String token = Tokens.mint();
+            // A push subscription signs with a secret of its own, minted at each subscribe and shown once.
+            String secret = pushes ? Webhooks.mintSecret() : null;
             String id = existing != null ? existing.id() : freshId();
             Subscription subscription = new Subscription(
                     id,
@@ -89,7 +102,9 @@ public class SubscriptionService {
                     request.retireAfterMuteSeconds(),
                     existing != null ? existing.created() : at,
                     true,
-                    Tokens.hash(token));
+                    Tokens.hash(token),
+                    secret,
+                    null);
             Cursor cursor = previous == null ? Cursor.start(from, at) : previous.acked(from, at);
 
             // The cursor first: a subscription whose definition landed without its cursor could never be pulled.
@@ -119,7 +134,12 @@ public class SubscriptionService {
             ObjectNode reply = Json.object();
             reply.set("subscription", subscription.served(cursor, lag(monitor, subscription, cursor)));
             reply.put("token", token);
-            reply.put("notice", "the token is shown once");
+            if (secret != null) {
+                reply.put("push_secret", secret);
+            }
+            reply.put(
+                    "notice",
+                    secret != null ? "the token and the push secret are shown once" : "the token is shown once");
             return Reply.of(201, reply);
         }
     }
