@@ -154,24 +154,20 @@ public final class KafkaRuntime implements AutoCloseable {
      * @throws Durability.Refused naming the table, both counts and the setting
      */
     public void ensureTables(List<String> tables) {
-        for (String table : TopicLayout.createMissing(
-                admin, tables.stream().map(layout::table).toList(), Duration.ofSeconds(30))) {
+        List<String> created = TopicLayout.createMissing(
+                admin, tables.stream().map(layout::table).toList(), Duration.ofSeconds(30));
+        for (String table : created) {
             LOGGER.infof("created table topic %s", table);
         }
-        List<String> keyed =
-                tables.stream().filter(TopicLayout.KEYED_TABLES::contains).toList();
+        // Only the tables this call found: one it created has the count it was created with.
+        List<String> keyed = tables.stream()
+                .filter(TopicLayout.KEYED_TABLES::contains)
+                .filter(t -> !created.contains(t))
+                .toList();
         if (keyed.isEmpty()) {
             return;
         }
-        Map<String, org.apache.kafka.clients.admin.TopicDescription> described;
-        try {
-            described = admin.describeTopics(keyed).allTopicNames().get(30, java.util.concurrent.TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("cannot describe the tables " + keyed + ": " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while describing the tables", e);
-        }
+        Map<String, org.apache.kafka.clients.admin.TopicDescription> described = describe(keyed);
         for (String table : keyed) {
             int has = described.get(table).partitions().size();
             if (has == layout.tablePartitions()) {
@@ -187,6 +183,35 @@ public final class KafkaRuntime implements AutoCloseable {
                     "table %s keeps its %d partition(s) (%d for tables created now; docs/operations.md#table-partitions"
                             + " says how to migrate)",
                     table, has, layout.tablePartitions());
+        }
+    }
+
+    /**
+     * The tables' descriptions. A table another process created a moment ago may not be known yet to the broker asked
+     * (its metadata is on its way), so an unknown topic is asked again, for up to 30 s.
+     */
+    private Map<String, org.apache.kafka.clients.admin.TopicDescription> describe(List<String> tables) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (true) {
+            try {
+                return admin.describeTopics(tables).allTopicNames().get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
+                        || System.nanoTime() > deadline) {
+                    throw new IllegalStateException("cannot describe the tables " + tables + ": " + e.getCause(), e);
+                }
+            } catch (java.util.concurrent.TimeoutException e) {
+                throw new IllegalStateException("Kafka did not describe the tables " + tables + " in 30 s", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while describing the tables", e);
+            }
+            try {
+                Thread.sleep(200); // the topic's metadata reaching this broker: a backoff, not a wait for a condition
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while describing the tables", e);
+            }
         }
     }
 
