@@ -78,6 +78,8 @@ class BenchQuickIT {
                 .contains("| 8 |", "| 9 |", "| 11 |", "| 12 |")
                 .doesNotContain("failed");
         // The idle window's CPU is split by thread, the broker's threads among them (it runs in the server's JVM).
-        assertThat(s.at("/9/windows/0/cpu_s_by_thread").size()).as(s.toPrettyString()).isPositive();
+        assertThat(s.at("/9/windows/0/cpu_s_by_thread").size())
+                .as(s.toPrettyString())
+                .isPositive();
     }
 }
