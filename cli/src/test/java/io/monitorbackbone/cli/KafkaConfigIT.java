@@ -136,13 +136,8 @@ class KafkaConfigIT {
                                         .get("owner_token")
                                         .asText()),
                         "agent:claude");
-        try (CliProcess watch = CliProcess.start(
-                base,
-                "watch",
-                "--subscription",
-                reader.subscription(),
-                "--token",
-                reader.token())) {
+        try (CliProcess watch =
+                CliProcess.start(base, "watch", "--subscription", reader.subscription(), "--token", reader.token())) {
             String line = watch.awaitLine(
                     "the bridged record",
                     l -> l.startsWith("OBS seq=2 type=com.example.order "),
