@@ -156,6 +156,45 @@ final class BenchReport {
                                 + x.path("http_to_raw_sync_pct").asDouble() + "% of the first",
                 x -> "the ceiling",
                 x -> null);
+        for (String part : List.of("one_monitor", "16_monitors")) {
+            row(
+                    out,
+                    s,
+                    "10",
+                    "Kafka bridge, records/s into " + part.replace('_', ' ')
+                            + " (plain producer, pipelined, same record size as 8)",
+                    x -> x.has("skipped")
+                            ? x.get("skipped").asText()
+                            : n(x.get(part), "records_per_s") + "/s, "
+                                    + x.get(part).get("to_raw_pipelined_pct").asDouble()
+                                    + "% of the raw producer's pipelined " + n(x.get("raw_pipelined"), "records_per_s")
+                                    + "/s in this run; "
+                                    + fmt(x.get(part)
+                                            .get("server_cpu_us_per_record")
+                                            .asDouble())
+                                    + " µs server CPU per record (raw: "
+                                    + fmt(x.get("raw_pipelined")
+                                            .path("server_cpu_us_per_record")
+                                            .asDouble(Double.NaN)) + ")",
+                    x -> "≥ 50% of the raw pipelined rate",
+                    x -> x.has("skipped")
+                            ? null
+                            : x.get(part).get("to_raw_pipelined_pct").asDouble() >= 50);
+        }
+        row(
+                out,
+                s,
+                "10",
+                "Kafka bridge, source append acknowledged → parked pull answered (from the send)",
+                x -> x.has("skipped")
+                        ? x.get("skipped").asText()
+                        : ms(x.get("latency"), "after_append_acked_p50_ms") + " p50, "
+                                + ms(x.get("latency"), "after_append_acked_p99_ms") + " p99 ("
+                                + ms(x.get("latency"), "after_append_sent_p50_ms") + ", "
+                                + ms(x.get("latency"), "after_append_sent_p99_ms") + "), "
+                                + x.get("latency").get("after_append_acked_n").asInt() + " rounds",
+                x -> "",
+                x -> null);
         out.add("");
         out.add("CPU seconds spent during the timed windows (2 cores give 2 s per second):");
         out.add("");
@@ -165,6 +204,9 @@ final class BenchReport {
         cpu(out, s, "2", "2 one monitor", s.path("2").path("one_monitor"));
         cpu(out, s, "2", "2 16 monitors", s.path("2").path("16_monitors"));
         cpu(out, s, "3", "3 drain limit=1000", s.path("3").path("limit_1000"));
+        cpu(out, s, "10", "10 raw producer, pipelined", s.path("10").path("raw_pipelined"));
+        cpu(out, s, "10", "10 bridge, one monitor", s.path("10").path("one_monitor"));
+        cpu(out, s, "10", "10 bridge, 16 monitors", s.path("10").path("16_monitors"));
         out.add("<!-- /bench-run -->");
         return String.join("\n", out) + "\n";
     }

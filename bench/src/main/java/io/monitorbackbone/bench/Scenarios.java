@@ -28,7 +28,11 @@ final class Scenarios {
             long flatBig,
             int flatSamples,
             int memMonitors,
-            int memSubs) {
+            int memSubs,
+            long bridgeOne,
+            long bridgeEach,
+            int bridgeWarm,
+            int bridgeRounds) {
         static Sizes full() {
             return new Sizes(
                     2_000,
@@ -44,7 +48,11 @@ final class Scenarios {
                     1_000_000,
                     2_000,
                     1_000,
-                    10);
+                    10,
+                    200_000,
+                    12_500,
+                    500,
+                    300);
         }
 
         Sizes withBacklog(long n) {
@@ -62,7 +70,11 @@ final class Scenarios {
                     flatBig,
                     flatSamples,
                     memMonitors,
-                    memSubs);
+                    memSubs,
+                    bridgeOne,
+                    bridgeEach,
+                    bridgeWarm,
+                    bridgeRounds);
         }
 
         static Sizes quick() {
@@ -79,6 +91,10 @@ final class Scenarios {
                     200,
                     2_000,
                     100,
+                    20,
+                    10,
+                    2_000,
+                    200,
                     20,
                     10);
         }
@@ -304,7 +320,7 @@ final class Scenarios {
         return out;
     }
 
-    private static void catchUp(BenchClient api, BenchClient.Sub s) {
+    static void catchUp(BenchClient api, BenchClient.Sub s) {
         while (true) {
             JsonNode page = BenchClient.must(api.pull(s, 200, 0), "pull");
             long next = page.get("next").asLong();

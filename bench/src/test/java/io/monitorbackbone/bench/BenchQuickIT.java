@@ -39,7 +39,7 @@ class BenchQuickIT {
         assertThat(written.get("scenarios").toString())
                 .isEqualTo(r.get("scenarios").toString());
         JsonNode s = r.get("scenarios");
-        assertThat(s.fieldNames()).toIterable().containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6", "7", "8");
+        assertThat(s.fieldNames()).toIterable().containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6", "7", "8", "10");
         List<String> numbers = List.of(
                 "/1/p50_ms",
                 "/1/p99_ms",
@@ -55,12 +55,21 @@ class BenchQuickIT {
                 "/7/loaded/all_in_one_rss_mib",
                 "/7/loaded/gateway_rss_mib",
                 "/8/sync_16_threads/records_per_s",
-                "/8/pipelined/records_per_s");
+                "/8/pipelined/records_per_s",
+                "/10/raw_pipelined/records_per_s",
+                "/10/one_monitor/records_per_s",
+                "/10/one_monitor/to_raw_pipelined_pct",
+                "/10/one_monitor/server_cpu_us_per_record",
+                "/10/16_monitors/records_per_s",
+                "/10/16_monitors/to_raw_pipelined_pct",
+                "/10/latency/after_append_acked_p50_ms",
+                "/10/latency/after_append_acked_p99_ms");
         for (String pointer : numbers) {
             JsonNode v = s.at(pointer);
             assertThat(v.isNumber()).as(pointer + " in " + s.toPrettyString()).isTrue();
             assertThat(v.asDouble()).as(pointer).isPositive();
         }
-        assertThat(BenchReport.markdown(r)).contains("| 8 |").doesNotContain("failed");
+        assertThat(s.at("/10/latency/after_append_acked_n").asInt()).isPositive();
+        assertThat(BenchReport.markdown(r)).contains("| 8 |").contains("| 10 |").doesNotContain("failed");
     }
 }
