@@ -167,8 +167,9 @@ final class BenchReport {
                             ? x.get("skipped").asText()
                             : n(x.get(part), "records_per_s") + "/s, "
                                     + x.get(part).get("to_raw_pipelined_pct").asDouble()
-                                    + "% of the raw producer's pipelined " + n(x.get("raw_pipelined"), "records_per_s")
-                                    + "/s in this run; "
+                                    + "% of the raw producer's pipelined " + n(x, "raw_pipelined_mean_records_per_s")
+                                    + "/s in this run (" + n(x.get("raw_pipelined"), "records_per_s") + " before, "
+                                    + n(x.get("raw_pipelined_after"), "records_per_s") + " after); "
                                     + fmt(x.get(part)
                                             .get("server_cpu_us_per_record")
                                             .asDouble())
