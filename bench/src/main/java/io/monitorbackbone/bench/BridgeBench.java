@@ -70,24 +70,25 @@ final class BridgeBench {
         out.put("record_bytes", recordBytes);
         out.put("source_partitions", 1);
         try (Admin admin = Admin.create(new HashMap<String, Object>(t.kafka));
-                KafkaProducer<byte[], byte[]> producer = RawProducer.producer(t.kafka);
-                BenchClient api = new BenchClient(t.base)) {
+                KafkaProducer<byte[], byte[]> producer = RawProducer.producer(t.kafka)) {
             try {
                 String raw = topic(admin, "raw");
                 RawProducer.pipelined(out.putObject("raw_pipelined"), producer, record(raw, 0), sizes, t);
                 admin.deleteTopics(List.of(raw)).all().get(30, TimeUnit.SECONDS);
                 topics.remove(raw);
 
-                throughput(out.putObject("one_monitor"), admin, producer, api, 1, sizes.bridgeOne());
-                throughput(out.putObject("16_monitors"), admin, producer, api, KEYS, sizes.bridgeEach() * KEYS);
-                latency(out.putObject("latency"), admin, producer, api);
+                throughput(out.putObject("one_monitor"), admin, producer, 1, sizes.bridgeOne());
+                throughput(out.putObject("16_monitors"), admin, producer, KEYS, sizes.bridgeEach() * KEYS);
+                latency(out.putObject("latency"), admin, producer);
                 // The ceiling again, after the bridges: a machine whose load changed during the run shows here.
                 String again = topic(admin, "raw-after");
                 RawProducer.pipelined(out.putObject("raw_pipelined_after"), producer, record(again, 0), sizes, t);
             } finally {
                 // Retired monitors stop their bridges, so nothing reads on behind later scenarios (or a --base server).
-                for (BenchClient.Monitor m : monitors) {
-                    api.retire(m);
+                try (BenchClient api = new BenchClient(t.base)) {
+                    for (BenchClient.Monitor m : monitors) {
+                        api.retire(m);
+                    }
                 }
                 if (!topics.isEmpty()) {
                     admin.deleteTopics(topics);
@@ -136,17 +137,19 @@ final class BridgeBench {
     }
 
     /** (a): warm every bridge up, then pipeline {@code total} records over the sources and time the last one in. */
-    private void throughput(
-            ObjectNode out, Admin admin, KafkaProducer<byte[], byte[]> producer, BenchClient api, int count, long total)
+    private void throughput(ObjectNode out, Admin admin, KafkaProducer<byte[], byte[]> producer, int count, long total)
             throws InterruptedException {
         List<String> sources = new ArrayList<>();
         List<String> logs = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            String source = topic(admin, "m" + count + "-" + i);
-            BenchClient.Monitor m = api.createBridged("bridge" + count + "-" + i + "-" + run, source);
-            monitors.add(m);
-            sources.add(source);
-            logs.add(Topics.obs(m.id()));
+        // A connection of its own: the server closes a keep-alive connection that idles through a long burst.
+        try (BenchClient api = new BenchClient(t.base)) {
+            for (int i = 0; i < count; i++) {
+                String source = topic(admin, "m" + count + "-" + i);
+                BenchClient.Monitor m = api.createBridged("bridge" + count + "-" + i + "-" + run, source);
+                monitors.add(m);
+                sources.add(source);
+                logs.add(Topics.obs(m.id()));
+            }
         }
         out.put("monitors", count);
         out.put("records", total);
@@ -210,11 +213,12 @@ final class BridgeBench {
     }
 
     /** (b): one record appended and acknowledged, then the time until a pull parked on the monitor answers. */
-    private void latency(ObjectNode out, Admin admin, KafkaProducer<byte[], byte[]> producer, BenchClient api) {
+    private void latency(ObjectNode out, Admin admin, KafkaProducer<byte[], byte[]> producer) {
         String source = topic(admin, "wake");
-        BenchClient.Monitor m = api.createBridged("bridgewake-" + run, source);
-        monitors.add(m);
-        try (BenchClient parked = new BenchClient(t.base)) {
+        try (BenchClient api = new BenchClient(t.base);
+                BenchClient parked = new BenchClient(t.base)) {
+            BenchClient.Monitor m = api.createBridged("bridgewake-" + run, source);
+            monitors.add(m);
             BenchClient.Sub s = api.subscribe(m, "agent:bridge-wake", null);
             Latencies fromAck = new Latencies();
             Latencies fromSend = new Latencies();
