@@ -166,12 +166,14 @@ final class BridgeBench {
             double c0 = Load.clientCpuSeconds();
             double s0 = t.cpuSeconds();
             long t0 = System.nanoTime();
+            out.put("from_epoch_ms", System.currentTimeMillis()); // the window, for --jfr-summary
             errors += send(producer, sources, total);
             long produced = System.nanoTime();
             long[] seen = watch.await("every record bridged");
             double server = t.cpuSeconds() - s0;
             double client = Load.clientCpuSeconds() - c0;
             double seconds = (seen[1] - t0) / 1e9;
+            out.put("to_epoch_ms", System.currentTimeMillis() - (System.nanoTime() - seen[1]) / 1_000_000);
             out.put("records_per_s", Math.round(total / seconds));
             out.put("seconds", Latencies.round(seconds));
             out.put("producer_s", Latencies.round((produced - t0) / 1e9));

@@ -81,11 +81,6 @@ final class Servers implements AutoCloseable {
         return base != null ? main() : start(null);
     }
 
-    /** A fresh server for the bridge, so its monitors' bridges neither slow nor are slowed by other scenarios' work. */
-    Target bridge() {
-        return base != null ? main() : start(null);
-    }
-
     /** Null with {@code --base}: memory is read from /proc of processes this run started. */
     Pair memoryPair() {
         if (base != null) {
