@@ -29,6 +29,7 @@ public final class ServerProcess implements AutoCloseable {
      * ({@code ./mp bench} gives its servers longer, since a start on a machine at load 50 can take more than a minute).
      */
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(Long.getLong("mp.test.ready-seconds", 60));
+
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final String READY_PATH = "/mp/v0/discover";
     private static final List<String> JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
