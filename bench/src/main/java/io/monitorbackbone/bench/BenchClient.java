@@ -26,8 +26,11 @@ final class BenchClient implements Closeable {
         this.http = new HttpConn(base);
     }
 
+    /** The type every bench observation has. */
+    static final String TYPE = "com.example.bench";
+
     static byte[] observation(String subject) {
-        return ("{\"type\":\"com.example.bench\",\"subject\":\"" + subject + "\",\"data\":{\"n\":1}}").getBytes(UTF_8);
+        return ("{\"type\":\"" + TYPE + "\",\"subject\":\"" + subject + "\",\"data\":{\"n\":1}}").getBytes(UTF_8);
     }
 
     Monitor create(String id, String capabilities) {
@@ -43,6 +46,19 @@ final class BenchClient implements Closeable {
 
     Monitor create(String id) {
         return create(id, "[\"observe\"]");
+    }
+
+    /** A public monitor declaring the bench's one type, bridged from {@code topic} (JSON, from its beginning). */
+    Monitor createBridged(String id, String topic) {
+        String body = "{\"id\":\"" + id + "\",\"visibility\":\"public\",\"capabilities\":[\"observe\"],"
+                + "\"types\":[\"" + TYPE + "\"],\"source\":{\"kind\":\"feed\",\"ref\":\"kafka:" + topic
+                + "\",\"settings\":{\"format\":\"json\",\"start\":\"earliest\"}}}";
+        JsonNode r = must(http.post(BASE + "/monitors", null, body.getBytes(UTF_8)), "create bridged monitor " + id);
+        return new Monitor(id, r.get("owner_token").asText());
+    }
+
+    HttpConn.Response retire(Monitor m) {
+        return http.post(BASE + "/monitors/" + m.id() + "/retire", m.owner(), "{}".getBytes(UTF_8));
     }
 
     HttpConn.Response publish(Monitor m, byte[] body) {

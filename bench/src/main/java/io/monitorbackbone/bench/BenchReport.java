@@ -201,6 +201,46 @@ final class BenchReport {
                             ? null
                             : x.get(part).get("observations_per_s").asDouble() >= 50_000);
         }
+        for (String part : List.of("one_monitor", "16_monitors")) {
+            row(
+                    out,
+                    s,
+                    "10",
+                    "Kafka bridge, records/s into " + part.replace('_', ' ')
+                            + " (plain producer, pipelined, same record size as 8)",
+                    x -> x.has("skipped")
+                            ? x.get("skipped").asText()
+                            : n(x.get(part), "records_per_s") + "/s, "
+                                    + x.get(part).get("to_raw_pipelined_pct").asDouble()
+                                    + "% of the raw producer's pipelined " + n(x, "raw_pipelined_mean_records_per_s")
+                                    + "/s in this run (" + n(x.get("raw_pipelined"), "records_per_s") + " before, "
+                                    + n(x.get("raw_pipelined_after"), "records_per_s") + " after); "
+                                    + fmt(x.get(part)
+                                            .get("server_cpu_us_per_record")
+                                            .asDouble())
+                                    + " µs server CPU per record (raw: "
+                                    + fmt(x.get("raw_pipelined")
+                                            .path("server_cpu_us_per_record")
+                                            .asDouble(Double.NaN)) + ")",
+                    x -> "≥ 50% of the raw pipelined rate",
+                    x -> x.has("skipped")
+                            ? null
+                            : x.get(part).get("to_raw_pipelined_pct").asDouble() >= 50);
+        }
+        row(
+                out,
+                s,
+                "10",
+                "Kafka bridge, source append acknowledged → parked pull answered (from the send)",
+                x -> x.has("skipped")
+                        ? x.get("skipped").asText()
+                        : ms(x.get("latency"), "after_append_acked_p50_ms") + " p50, "
+                                + ms(x.get("latency"), "after_append_acked_p99_ms") + " p99 ("
+                                + ms(x.get("latency"), "after_append_sent_p50_ms") + ", "
+                                + ms(x.get("latency"), "after_append_sent_p99_ms") + "), "
+                                + x.get("latency").get("after_append_acked_n").asInt() + " rounds",
+                x -> "",
+                x -> null);
         out.add("");
         out.add("CPU seconds spent during the timed windows (2 cores give 2 s per second):");
         out.add("");
@@ -213,6 +253,9 @@ final class BenchReport {
         cpu(out, s, "11", "11 batches of 100", s.path("11").path("batch_100"));
         cpu(out, s, "11", "11 batches of 1000", s.path("11").path("batch_1000"));
         cpu(out, s, "12", "12 drain limit=5000 large_pages", s.path("12").path("limit_5000_large_pages"));
+        cpu(out, s, "10", "10 raw producer, pipelined", s.path("10").path("raw_pipelined"));
+        cpu(out, s, "10", "10 bridge, one monitor", s.path("10").path("one_monitor"));
+        cpu(out, s, "10", "10 bridge, 16 monitors", s.path("10").path("16_monitors"));
         out.add("<!-- /bench-run -->");
         return String.join("\n", out) + "\n";
     }

@@ -110,11 +110,25 @@ final class RawProducer {
         out.put("producer_cpu_s", Latencies.round(c1 - c0));
     }
 
-    private static void pipelined(
+    static void pipelined(
             ObjectNode out,
             KafkaProducer<byte[], byte[]> producer,
             ProducerRecord<byte[], byte[]> record,
             Scenarios.Sizes sizes)
+            throws InterruptedException {
+        pipelined(out, producer, record, sizes, null);
+    }
+
+    /**
+     * Up to 4,096 records in flight for the warm-up and then the window; with {@code server}, its CPU seconds in the
+     * window too (the broker's share of a record when nothing else runs).
+     */
+    static void pipelined(
+            ObjectNode out,
+            KafkaProducer<byte[], byte[]> producer,
+            ProducerRecord<byte[], byte[]> record,
+            Scenarios.Sizes sizes,
+            Target server)
             throws InterruptedException {
         Semaphore inFlight = new Semaphore(4096);
         AtomicLong acked = new AtomicLong();
@@ -123,9 +137,11 @@ final class RawProducer {
         long from = start + sizes.warm().toNanos();
         long end = from + sizes.window().toNanos();
         long ackedAtFrom = -1;
+        double cpuAtFrom = Double.NaN;
         for (long now = System.nanoTime(); now < end; now = System.nanoTime()) {
             if (ackedAtFrom < 0 && now >= from) {
                 ackedAtFrom = acked.get();
+                cpuAtFrom = server != null ? server.cpuSeconds() : Double.NaN;
             }
             inFlight.acquire();
             producer.send(record, (md, e) -> {
@@ -138,11 +154,19 @@ final class RawProducer {
             });
         }
         long ackedAtEnd = acked.get();
+        double cpuAtEnd = server != null ? server.cpuSeconds() : Double.NaN;
         producer.flush();
         out.put(
                 "records_per_s",
                 Math.round((ackedAtEnd - ackedAtFrom) / (sizes.window().toNanos() / 1e9)));
         out.put("errors", errors.get());
+        if (server != null && server.started()) {
+            out.put("window_s", Latencies.round(sizes.window().toNanos() / 1e9));
+            out.put("server_cpu_s", Latencies.round(cpuAtEnd - cpuAtFrom));
+            out.put(
+                    "server_cpu_us_per_record",
+                    Latencies.round((cpuAtEnd - cpuAtFrom) * 1e6 / (ackedAtEnd - ackedAtFrom)));
+        }
     }
 
     /**
@@ -190,7 +214,8 @@ final class RawProducer {
         return (System.nanoTime() - t0) / 1e9;
     }
 
-    private static KafkaProducer<byte[], byte[]> producer(Map<String, String> client) {
+    /** The gateway's producer settings: {@code acks=all}, idempotent, {@code linger.ms=0}. */
+    static KafkaProducer<byte[], byte[]> producer(Map<String, String> client) {
         Map<String, Object> p = new java.util.HashMap<>(client);
         p.putAll(Map.of(
                 ProducerConfig.ACKS_CONFIG,

@@ -34,7 +34,11 @@ final class Scenarios {
             int memSubs,
             Duration idleSettle,
             Duration idleWindow,
-            int idleWindows) {
+            int idleWindows,
+            long bridgeOne,
+            long bridgeEach,
+            int bridgeWarm,
+            int bridgeRounds) {
         static Sizes full() {
             return new Sizes(
                     2_000,
@@ -53,7 +57,11 @@ final class Scenarios {
                     10,
                     Duration.ofSeconds(10),
                     Duration.ofSeconds(60),
-                    2);
+                    2,
+                    100_000,
+                    6_250,
+                    500,
+                    300);
         }
 
         Sizes withBacklog(long n) {
@@ -74,7 +82,11 @@ final class Scenarios {
                     memSubs,
                     idleSettle,
                     idleWindow,
-                    idleWindows);
+                    idleWindows,
+                    bridgeOne,
+                    bridgeEach,
+                    bridgeWarm,
+                    bridgeRounds);
         }
 
         static Sizes quick() {
@@ -95,7 +107,11 @@ final class Scenarios {
                     10,
                     Duration.ofSeconds(2),
                     Duration.ofSeconds(5),
-                    1);
+                    1,
+                    2_000,
+                    200,
+                    20,
+                    10);
         }
     }
 
@@ -400,7 +416,7 @@ final class Scenarios {
         return out;
     }
 
-    private static void catchUp(BenchClient api, BenchClient.Sub s) {
+    static void catchUp(BenchClient api, BenchClient.Sub s) {
         while (true) {
             JsonNode page = BenchClient.must(api.pull(s, 200, 0), "pull");
             long next = page.get("next").asLong();

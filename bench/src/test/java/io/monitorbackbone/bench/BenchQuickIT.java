@@ -41,7 +41,7 @@ class BenchQuickIT {
         JsonNode s = r.get("scenarios");
         assertThat(s.fieldNames())
                 .toIterable()
-                .containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6", "7", "8", "9", "11", "12");
+                .containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12");
         List<String> numbers = List.of(
                 "/1/p50_ms",
                 "/1/p99_ms",
@@ -64,7 +64,15 @@ class BenchQuickIT {
                 "/11/batch_1000/observations_per_s",
                 "/11/batch_1000_to_raw_pipelined_pct",
                 "/12/limit_200/observations_per_s",
-                "/12/limit_5000_large_pages/observations_per_s");
+                "/12/limit_5000_large_pages/observations_per_s",
+                "/10/raw_pipelined/records_per_s",
+                "/10/one_monitor/records_per_s",
+                "/10/one_monitor/to_raw_pipelined_pct",
+                "/10/one_monitor/server_cpu_us_per_record",
+                "/10/16_monitors/records_per_s",
+                "/10/16_monitors/to_raw_pipelined_pct",
+                "/10/latency/after_append_acked_p50_ms",
+                "/10/latency/after_append_acked_p99_ms");
         for (String pointer : numbers) {
             JsonNode v = s.at(pointer);
             assertThat(v.isNumber()).as(pointer + " in " + s.toPrettyString()).isTrue();
@@ -75,11 +83,12 @@ class BenchQuickIT {
                 .isGreaterThan(200);
         assertThat(s.at("/12/limit_200/largest_page").asInt()).isEqualTo(200);
         assertThat(BenchReport.markdown(r))
-                .contains("| 8 |", "| 9 |", "| 11 |", "| 12 |")
+                .contains("| 8 |", "| 9 |", "| 10 |", "| 11 |", "| 12 |")
                 .doesNotContain("failed");
         // The idle window's CPU is split by thread, the broker's threads among them (it runs in the server's JVM).
         assertThat(s.at("/9/windows/0/cpu_s_by_thread").size())
                 .as(s.toPrettyString())
                 .isPositive();
+        assertThat(s.at("/10/latency/after_append_acked_n").asInt()).isPositive();
     }
 }

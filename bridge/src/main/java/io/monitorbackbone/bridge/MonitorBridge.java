@@ -63,6 +63,16 @@ final class MonitorBridge {
      */
     static final int TRANSACTION_TIMEOUT_MS = 10_000;
 
+    /** Records per poll, and so per transaction, when a backlog waits (docs/benchmarks.md, scenario 10). */
+    static final int MAX_POLL_RECORDS = 2_000;
+    /**
+     * The producer's batch per partition: 16 times the default, a few hundred observations. Each partition a transaction
+     * writes holds a buffer this large while it fills (the lease-subject marks' too), so it is a cost per bridged monitor.
+     */
+    static final int BATCH_BYTES = 256 * 1024;
+    /** The consumer's fetch per partition: about a poll's worth of source records of a few hundred bytes. */
+    static final int FETCH_BYTES = 2 * 1024 * 1024;
+
     /** How often a bridge reading its source asks whether the topic is still there. */
     static final Duration SOURCE_CHECK = Duration.ofSeconds(5);
     /** How often a bridge whose source is missing asks whether it has appeared. */
@@ -395,6 +405,9 @@ final class MonitorBridge {
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        // A polled batch is written at once and committed: batches the size of a poll's records go out in a few produce
+        // requests instead of one per 16 KiB (the default), which the broker pays for per request.
+        p.put(ProducerConfig.BATCH_SIZE_CONFIG, BATCH_BYTES);
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicLayout.MAX_RECORD_BYTES);
         p.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, TRANSACTION_TIMEOUT_MS);
         return new KafkaProducer<>(
@@ -411,7 +424,10 @@ final class MonitorBridge {
         // A committed offset that retention has passed by starts at the oldest record still there.
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         c.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
+        // One transaction per poll: its begin, offsets and commit (and the commit marker in the monitor's log) are paid
+        // per batch, so a backlog goes in batches of up to this many records; a single record still goes alone.
+        c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS);
+        c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, FETCH_BYTES);
         c.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
         return new KafkaConsumer<>(
                 settings.clients().properties("mp-bridge-" + settings.instanceId() + "-" + monitorId + "-consumer", c),

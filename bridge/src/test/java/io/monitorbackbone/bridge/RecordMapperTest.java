@@ -154,6 +154,30 @@ class RecordMapperTest {
     }
 
     @Test
+    void jsonAPublishCouldNotBeIsRejectedWhileWhatIsNotJsonAtAllIsADeadLetter() {
+        // The mapper parses strictly first and leniently only when that fails: the verdicts must stay these.
+        Monitor m = monitor("[\"com.example.order\"]", "{\"format\":\"json\"}");
+        RecordMapper.Outcome twice = map(m, record("o-1", utf8("{\"a\":1,\"a\":2}"), new RecordHeaders()));
+        assertThat(twice).isInstanceOf(RecordMapper.Refused.class);
+        assertThat(((RecordMapper.Refused) twice)
+                        .row()
+                        .data()
+                        .at("/payload/code")
+                        .asText())
+                .isEqualTo("INVALID");
+        String deep = "[".repeat(Json.MAX_INPUT_NESTING + 5) + "]".repeat(Json.MAX_INPUT_NESTING + 5);
+        assertThat(map(m, record("o-1", utf8(deep), new RecordHeaders()))).isInstanceOf(RecordMapper.Refused.class);
+        assertThat(map(m, record("o-1", utf8("{} trailing"), new RecordHeaders())))
+                .isInstanceOf(RecordMapper.Refused.class);
+        for (String notJson : new String[] {"", "   ", "{\"a\":"}) {
+            RecordMapper.Outcome out = map(m, record("o-1", utf8(notJson), new RecordHeaders()));
+            assertThat(out).as("'%s'", notJson).isInstanceOf(RecordMapper.DeadLetter.class);
+        }
+        assertThat(map(m, record("o-1", utf8("{\"n\":1}"), new RecordHeaders())))
+                .isInstanceOf(RecordMapper.Observation.class);
+    }
+
+    @Test
     void textIsKeptAsText() {
         Monitor m = monitor("[\"com.example.line\"]", "{\"format\":\"text\"}");
         RecordMapper.Outcome out = map(m, record("host-1", utf8("disk full"), new RecordHeaders()));

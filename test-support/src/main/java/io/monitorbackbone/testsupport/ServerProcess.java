@@ -24,9 +24,13 @@ import org.awaitility.core.ConditionTimeoutException;
 /** The packaged gateway running as a separate OS process, so tests can kill it the way an operator's machine would. */
 public final class ServerProcess implements AutoCloseable {
 
-    // A start takes 10-20 s on a quiet 2-core machine and was seen past 60 s at load 40: the deadline is for a server
-    // that never comes up, not a speed bound.
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+    /**
+     * How long a start may take before it counts as failed: 180 s, or the system property {@code mp.test.ready-seconds}.
+     * A start takes 10-20 s on a quiet 2-core machine and was seen past 60 s at load 40: the deadline is for a server
+     * that never comes up, not a speed bound.
+     */
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(Long.getLong("mp.test.ready-seconds", 180));
+
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final String READY_PATH = "/mp/v0/discover";
     private static final List<String> JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
