@@ -130,7 +130,7 @@ public class Lifecycle {
             projector.start();
         }
         if (gateway) {
-            kafka.follow(config.tailCacheEntries());
+            kafka.follow(config.tailCacheEntries(), config.followIdle());
         }
         if (leases != null) {
             leases.setUncaughtExceptionHandler(e -> {

@@ -74,6 +74,9 @@ public class Meters {
                     .baseUnit("records")
                     .description("Records this gateway's follower is behind the tables and logs it follows")
                     .register(registry);
+            Gauge.builder("mp.follower.logs", follower, Follower::logs)
+                    .description("Monitors' logs this gateway's follower reads now: those its readers needed lately")
+                    .register(registry);
         }
         if (bridge != null) {
             // Totals of this process's bridges, not per monitor: any creator of a monitor could add a label value.
