@@ -98,6 +98,10 @@ public class Meters {
         }
         KafkaRuntime runtime = kafka.runtime();
         bindClient(new KafkaClientMetrics(runtime.producer()));
+        if (follower != null) {
+            // What this gateway fetches of the tables and of the logs its readers need.
+            bindClient(new KafkaClientMetrics(follower.meteredConsumer()));
+        }
         if (runtime.admin() instanceof org.apache.kafka.clients.admin.AdminClient admin) {
             bindClient(new KafkaClientMetrics(admin));
         }

@@ -108,6 +108,14 @@ public final class Follower extends ConsumerLoop {
         checkCaughtUp();
     }
 
+    /**
+     * The follower's consumer, for its client meters only ({@code KafkaClientMetrics} reads {@code metrics()}, which
+     * is safe from any thread); nothing else may touch it off the follower's thread.
+     */
+    public org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> meteredConsumer() {
+        return consumer;
+    }
+
     /** How many monitors' logs this follower reads now (or has been asked to). */
     public int logs() {
         return logs;
