@@ -10,7 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * What this gateway's tail has seen of one monitor's log: its last seq, the types it carried, its newest observations,
  * and the signal parked pulls wait on. The signal is replaced on every append, so a waiter that takes it after checking
  * {@link #lastSeq()} cannot miss an append. The log's fold is the projector's ({@code mp.state}); this tail only
- * brings a lagging fold up to the head ({@link #foldOnto}).
+ * brings a lagging fold up to the head ({@link #foldOnto}). The follower reads the log only while something of this
+ * gateway needs it ({@link #want}, {@link #hold}) and lets it go once idle ({@link #release}).
  */
 public final class MonitorLog implements io.monitorbackbone.gateway.service.Tables.Tail {
     private volatile long lastSeq;
