@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,13 +20,39 @@ import org.junit.jupiter.api.io.TempDir;
  * and its user as MP_KAFKA_* (what {@code mp kafka-config} prints).
  */
 class TwoGatewaysIT {
+    /** One pair for the class: every test uses monitors of its own, and none stops a server. */
+    @TempDir
+    static Path data;
+
+    private static ServerProcess first;
+    private static ServerProcess second;
+
+    @BeforeAll
+    static void start() {
+        // A short idle time, so that the gateways let logs go (and follow them again) within the tests' waits.
+        first = ServerProcess.builder()
+                .env("MP_DATA", data.toString())
+                .env("MP_FOLLOW_IDLE", "2s")
+                .start();
+        second = ServerProcess.builder()
+                .env(first.sharedBrokerEnv())
+                .env("MP_FOLLOW_IDLE", "2s")
+                .start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (second != null) {
+            second.close();
+        }
+        if (first != null) {
+            first.close();
+        }
+    }
 
     @Test
-    void twoServersShareOneBrokerAndServeTheSameMonitors(@TempDir Path data) throws Exception {
-        try (ServerProcess first =
-                        ServerProcess.builder().env("MP_DATA", data.toString()).start();
-                ServerProcess second =
-                        ServerProcess.builder().env(first.sharedBrokerEnv()).start()) {
+    void twoServersShareOneBrokerAndServeTheSameMonitors() throws Exception {
+        {
             Walk a = new Walk(new Http(first.baseUri()));
             Walk b = new Walk(new Http(second.baseUri()));
 
@@ -72,13 +100,8 @@ class TwoGatewaysIT {
      * the log go, and reads it again, nothing skipped, when the reader comes back.
      */
     @Test
-    void aGatewayFollowsOnlyTheLogsItsReadersNeedAndLetsThemGoWhenIdle(@TempDir Path data) throws Exception {
-        try (ServerProcess first =
-                        ServerProcess.builder().env("MP_DATA", data.toString()).start();
-                ServerProcess second = ServerProcess.builder()
-                        .env(first.sharedBrokerEnv())
-                        .env("MP_FOLLOW_IDLE", "2s")
-                        .start()) {
+    void aGatewayFollowsOnlyTheLogsItsReadersNeedAndLetsThemGoWhenIdle() throws Exception {
+        {
             Walk a = new Walk(new Http(first.baseUri()));
             Walk b = new Walk(new Http(second.baseUri()));
             java.util.List<Walk.Monitor> monitors = new java.util.ArrayList<>();
@@ -90,9 +113,11 @@ class TwoGatewaysIT {
                 }
             }
             Walk.Monitor watched = monitors.get(0);
-            await("the second server sees every monitor")
-                    .atMost(Duration.ofSeconds(20))
-                    .until(() -> b.http.get("/mp/v0/monitors/fanout-5", null).status() == 200);
+            await("the second server sees every monitor, and the logs other tests read are let go")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> b.http.get("/mp/v0/monitors/fanout-5", null).status() == 200
+                            && followedLogs(first) == 0
+                            && followedLogs(second) == 0);
             for (Walk.Monitor m : monitors) {
                 assertThat(b.http.get("/mp/v0/monitors/" + m.id(), null)
                                 .json()
@@ -157,11 +182,8 @@ class TwoGatewaysIT {
     }
 
     @Test
-    void aReaderAlternatingBetweenGatewaysNeverSkipsAndNeverSeesItsCursorGoBack(@TempDir Path data) {
-        try (ServerProcess first =
-                        ServerProcess.builder().env("MP_DATA", data.toString()).start();
-                ServerProcess second =
-                        ServerProcess.builder().env(first.sharedBrokerEnv()).start()) {
+    void aReaderAlternatingBetweenGatewaysNeverSkipsAndNeverSeesItsCursorGoBack() {
+        {
             Walk a = new Walk(new Http(first.baseUri()));
             Walk b = new Walk(new Http(second.baseUri()));
             Walk.Monitor m = a.createMonitor("alternating");
@@ -195,11 +217,8 @@ class TwoGatewaysIT {
     }
 
     @Test
-    void exactlyOneGatewaySweepsAMutedSubscription(@TempDir Path data) {
-        try (ServerProcess first =
-                        ServerProcess.builder().env("MP_DATA", data.toString()).start();
-                ServerProcess second =
-                        ServerProcess.builder().env(first.sharedBrokerEnv()).start()) {
+    void exactlyOneGatewaySweepsAMutedSubscription() {
+        {
             Walk a = new Walk(new Http(first.baseUri()));
             Walk b = new Walk(new Http(second.baseUri()));
             Walk.Monitor m = a.createMonitor("muted");
@@ -231,11 +250,8 @@ class TwoGatewaysIT {
     }
 
     @Test
-    void twoGatewaysClaimingTheSameSubjectAtOnceAlwaysHaveExactlyOneWinner(@TempDir Path data) throws Exception {
-        try (ServerProcess first =
-                        ServerProcess.builder().env("MP_DATA", data.toString()).start();
-                ServerProcess second =
-                        ServerProcess.builder().env(first.sharedBrokerEnv()).start()) {
+    void twoGatewaysClaimingTheSameSubjectAtOnceAlwaysHaveExactlyOneWinner() throws Exception {
+        {
             Http a = new Http(first.baseUri());
             Http b = new Http(second.baseUri());
             Http.Response created = a.post(
