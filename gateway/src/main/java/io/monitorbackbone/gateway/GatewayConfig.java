@@ -20,6 +20,13 @@ public interface GatewayConfig {
     @WithDefault("256")
     int tailCacheEntries();
 
+    /**
+     * How long this gateway still follows a monitor's log that nothing of it has needed (no pull, stream, parked pull,
+     * MCP resource subscription or lease call): then it stops fetching the log's writes.
+     */
+    @WithDefault("60s")
+    java.time.Duration followIdle();
+
     /** What this process runs, a comma list of gateway, projector, leases ({@link Roles}, {@code MP_ROLES}). */
     @WithDefault(Roles.ALL)
     String roles();

@@ -137,7 +137,7 @@ public class Lifecycle {
             // A table whose partitions were raised under its records refuses the start, as one line.
             StartChecks.onTheCluster(() -> {
                 try {
-                    kafka.follow(config.tailCacheEntries());
+                    kafka.follow(config.tailCacheEntries(), config.followIdle());
                     return null;
                 } catch (RuntimeException e) {
                     throw e;

@@ -74,6 +74,9 @@ public class Meters {
                     .baseUnit("records")
                     .description("Records this gateway's follower is behind the tables and logs it follows")
                     .register(registry);
+            Gauge.builder("mp.follower.logs", follower, Follower::logs)
+                    .description("Monitors' logs this gateway's follower reads now: those its readers needed lately")
+                    .register(registry);
         }
         if (bridge != null) {
             // Totals of this process's bridges, not per monitor: any creator of a monitor could add a label value.
@@ -95,6 +98,10 @@ public class Meters {
         }
         KafkaRuntime runtime = kafka.runtime();
         bindClient(new KafkaClientMetrics(runtime.producer()));
+        if (follower != null) {
+            // What this gateway fetches of the tables and of the logs its readers need.
+            bindClient(new KafkaClientMetrics(follower.meteredConsumer()));
+        }
         if (runtime.admin() instanceof org.apache.kafka.clients.admin.AdminClient admin) {
             bindClient(new KafkaClientMetrics(admin));
         }

@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,13 +20,39 @@ import org.junit.jupiter.api.io.TempDir;
  * and its user as MP_KAFKA_* (what {@code mp kafka-config} prints).
  */
 class TwoGatewaysIT {
+    /** One pair for the class: every test uses monitors of its own, and none stops a server. */
+    @TempDir
+    static Path data;
+
+    private static ServerProcess first;
+    private static ServerProcess second;
+
+    @BeforeAll
+    static void start() {
+        // A short idle time, so that the gateways let logs go (and follow them again) within the tests' waits.
+        first = ServerProcess.builder()
+                .env("MP_DATA", data.toString())
+                .env("MP_FOLLOW_IDLE", "2s")
+                .start();
+        second = ServerProcess.builder()
+                .env(first.sharedBrokerEnv())
+                .env("MP_FOLLOW_IDLE", "2s")
+                .start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (second != null) {
+            second.close();
+        }
+        if (first != null) {
+            first.close();
+        }
+    }
 
     @Test
-    void twoServersShareOneBrokerAndServeTheSameMonitors(@TempDir Path data) throws Exception {
-        try (ServerProcess first =
-                        ServerProcess.builder().env("MP_DATA", data.toString()).start();
-                ServerProcess second =
-                        ServerProcess.builder().env(first.sharedBrokerEnv()).start()) {
+    void twoServersShareOneBrokerAndServeTheSameMonitors() throws Exception {
+        {
             Walk a = new Walk(new Http(first.baseUri()));
             Walk b = new Walk(new Http(second.baseUri()));
 
@@ -65,12 +93,97 @@ class TwoGatewaysIT {
         }
     }
 
+    /**
+     * Bounded fan-out: a gateway reads a monitor's log only while its own readers need it. Monitors written through the
+     * first gateway are followed by neither (no reader anywhere); a reader arriving on the second gets the same head
+     * as the first serves, every record, and a parked pull woken by a publish on the first; once idle the second lets
+     * the log go, and reads it again, nothing skipped, when the reader comes back.
+     */
     @Test
-    void aReaderAlternatingBetweenGatewaysNeverSkipsAndNeverSeesItsCursorGoBack(@TempDir Path data) {
-        try (ServerProcess first =
-                        ServerProcess.builder().env("MP_DATA", data.toString()).start();
-                ServerProcess second =
-                        ServerProcess.builder().env(first.sharedBrokerEnv()).start()) {
+    void aGatewayFollowsOnlyTheLogsItsReadersNeedAndLetsThemGoWhenIdle() throws Exception {
+        {
+            Walk a = new Walk(new Http(first.baseUri()));
+            Walk b = new Walk(new Http(second.baseUri()));
+            java.util.List<Walk.Monitor> monitors = new java.util.ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                Walk.Monitor m = a.createMonitor("fanout-" + i);
+                monitors.add(m);
+                for (int n = 0; n < 3; n++) {
+                    a.publish(m, "s-" + n);
+                }
+            }
+            Walk.Monitor watched = monitors.get(0);
+            await("the second server sees every monitor, and the logs other tests read are let go")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> b.http.get("/mp/v0/monitors/fanout-5", null).status() == 200
+                            && followedLogs(first) == 0
+                            && followedLogs(second) == 0);
+            for (Walk.Monitor m : monitors) {
+                assertThat(b.http.get("/mp/v0/monitors/" + m.id(), null)
+                                .json()
+                                .get("head")
+                                .asLong())
+                        .as("a head read from the log itself, %s not followed", m.id())
+                        .isEqualTo(4);
+            }
+            assertThat(followedLogs(second))
+                    .as("no reader on the second gateway")
+                    .isZero();
+            assertThat(followedLogs(first))
+                    .as("publishes alone read nothing back")
+                    .isZero();
+
+            Walk.Reader reader = a.subscribe(watched, "agent:arriving");
+            JsonNode cold = b.pull(reader, "?limit=100").json();
+            assertThat(cold.get("head").asLong()).isEqualTo(5);
+            assertThat(cold.get("observations"))
+                    .extracting(o -> o.get("id").asLong())
+                    .containsExactly(1L, 2L, 3L, 4L, 5L);
+            b.ack(reader, 6);
+
+            CompletableFuture<JsonNode> parked = CompletableFuture.supplyAsync(
+                    () -> b.pull(reader, "?wait=30").json());
+            await("the pull parks on the second gateway")
+                    .during(Duration.ofMillis(500))
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> !parked.isDone());
+            await("parked longer than the idle time, the pull holds its log, and only it is followed")
+                    .during(Duration.ofSeconds(3))
+                    .atMost(Duration.ofSeconds(20))
+                    .until(() -> followedLogs(second) == 1 && !parked.isDone());
+            long late = a.publish(watched, "late");
+            JsonNode woken = parked.get(20, TimeUnit.SECONDS);
+            assertThat(woken.get("observations"))
+                    .extracting(o -> o.get("id").asLong())
+                    .containsExactly(late);
+
+            await("the second gateway lets the idle log go")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> followedLogs(second) == 0);
+            long unread = a.publish(watched, "while-let-go");
+            JsonNode again = b.pull(reader, "?limit=100").json();
+            assertThat(again.get("head").asLong()).isEqualTo(unread);
+            assertThat(again.get("observations"))
+                    .as("read again from its cursor, nothing skipped")
+                    .extracting(o -> o.get("id").asLong())
+                    .containsExactly(late, unread);
+        }
+    }
+
+    private static long followedLogs(ServerProcess server) {
+        String scrape =
+                new Http(server.managementUri()).get(Probes.METRICS_PATH, null).body();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^mp_follower_logs(\\{[^}]*})? (\\S+)")
+                .matcher(scrape);
+        if (!m.find()) {
+            throw new AssertionError("no mp_follower_logs in the scrape");
+        }
+        return (long) Double.parseDouble(m.group(2));
+    }
+
+    @Test
+    void aReaderAlternatingBetweenGatewaysNeverSkipsAndNeverSeesItsCursorGoBack() {
+        {
             Walk a = new Walk(new Http(first.baseUri()));
             Walk b = new Walk(new Http(second.baseUri()));
             Walk.Monitor m = a.createMonitor("alternating");
@@ -104,11 +217,8 @@ class TwoGatewaysIT {
     }
 
     @Test
-    void exactlyOneGatewaySweepsAMutedSubscription(@TempDir Path data) {
-        try (ServerProcess first =
-                        ServerProcess.builder().env("MP_DATA", data.toString()).start();
-                ServerProcess second =
-                        ServerProcess.builder().env(first.sharedBrokerEnv()).start()) {
+    void exactlyOneGatewaySweepsAMutedSubscription() {
+        {
             Walk a = new Walk(new Http(first.baseUri()));
             Walk b = new Walk(new Http(second.baseUri()));
             Walk.Monitor m = a.createMonitor("muted");
@@ -140,11 +250,8 @@ class TwoGatewaysIT {
     }
 
     @Test
-    void twoGatewaysClaimingTheSameSubjectAtOnceAlwaysHaveExactlyOneWinner(@TempDir Path data) throws Exception {
-        try (ServerProcess first =
-                        ServerProcess.builder().env("MP_DATA", data.toString()).start();
-                ServerProcess second =
-                        ServerProcess.builder().env(first.sharedBrokerEnv()).start()) {
+    void twoGatewaysClaimingTheSameSubjectAtOnceAlwaysHaveExactlyOneWinner() throws Exception {
+        {
             Http a = new Http(first.baseUri());
             Http b = new Http(second.baseUri());
             Http.Response created = a.post(

@@ -30,7 +30,7 @@ public final class Catalog {
     private final java.util.List<Consumer<String>> stateListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Object stateProgress = new Object();
     private final Object[] locks = new Object[64];
-    private volatile Consumer<String> onNewMonitor = id -> {};
+    private volatile Consumer<String> onFollow = id -> {};
     private volatile Consumer<String> barrier = table -> {};
 
     private final int tailCapacity;
@@ -56,14 +56,13 @@ public final class Catalog {
         barrier.accept(table);
     }
 
-    void onNewMonitor(Consumer<String> listener) {
-        this.onNewMonitor = listener;
+    /** Who starts reading a monitor's log when something of this gateway needs it: the follower. */
+    void onFollow(Consumer<String> follower) {
+        this.onFollow = follower;
     }
 
     public void apply(Monitor monitor) {
-        if (monitors.put(monitor.id(), monitor) == null) {
-            onNewMonitor.accept(monitor.id());
-        }
+        monitors.put(monitor.id(), monitor);
     }
 
     public void apply(Subscription subscription) {
@@ -230,8 +229,16 @@ public final class Catalog {
         return Math.max(tailCapacity, MonitorLog.RECENT);
     }
 
+    /** What this gateway has read of the monitor's log, without asking to follow it. */
     public MonitorLog log(String monitorId) {
-        return logs.computeIfAbsent(monitorId, id -> new MonitorLog(tailCapacity));
+        return logs.computeIfAbsent(monitorId, id -> new MonitorLog(tailCapacity, () -> onFollow.accept(id)));
+    }
+
+    /** The monitor's log, which something of this gateway needs: followed from now on, until it has been idle. */
+    public MonitorLog use(String monitorId) {
+        MonitorLog log = log(monitorId);
+        log.want();
+        return log;
     }
 
     /** One lock per key stripe: serialises this gateway's read-modify-write of one subscription or subscriber name. */

@@ -26,9 +26,12 @@ import org.apache.kafka.common.TopicPartition;
 import org.jboss.logging.Logger;
 
 /**
- * One thread and one consumer (no group: plain assignment) that read the compacted tables from the start and every
- * monitor's log as it grows, feeding the {@link Catalog}. It is this gateway's tail: a pull parked on a monitor is woken
- * from here the moment a record arrives.
+ * One thread and one consumer (no group: plain assignment) that read the compacted tables from the start and, feeding
+ * the {@link Catalog}, the logs of the monitors this gateway needs: those with readers parked, pulling or streaming
+ * here lately, MCP resource subscriptions, lease calls (see {@link Catalog#use}). It is this gateway's tail: a pull
+ * parked on a monitor is woken from here the moment a record arrives. A log is read from its end minus a recent window
+ * when it is first needed, and let go once nothing has needed it for the follow idle time, so a gateway fetches what its
+ * own readers read, not every write of the cluster.
  */
 public final class Follower extends ConsumerLoop {
     private static final Logger LOGGER = Logger.getLogger(Follower.class);
@@ -45,11 +48,16 @@ public final class Follower extends ConsumerLoop {
     private long lastFullProgress;
     private final CompletableFuture<Void> caughtUp = new CompletableFuture<>();
     private volatile long lag;
+    private final long idleNanos;
+    private long lastRelease = System.nanoTime();
+    private volatile int logs;
 
-    public Follower(KafkaConsumer<byte[], byte[]> consumer, Catalog catalog) {
+    /** @param idle how long a log nothing needs is still followed ({@code MP_FOLLOW_IDLE}) */
+    public Follower(KafkaConsumer<byte[], byte[]> consumer, Catalog catalog, Duration idle) {
         super(consumer, "mp-follower");
         this.catalog = catalog;
-        catalog.onNewMonitor(this::follow);
+        this.idleNanos = idle.toNanos();
+        catalog.onFollow(this::follow);
     }
 
     public static List<String> tables() {
@@ -91,6 +99,7 @@ public final class Follower extends ConsumerLoop {
 
     @Override
     protected void step() {
+        releaseIdle();
         assignNewMonitors();
         org.apache.kafka.clients.consumer.ConsumerRecords<byte[], byte[]> batch = consumer.poll(Duration.ofMillis(500));
         for (ConsumerRecord<byte[], byte[]> r : batch) {
@@ -100,16 +109,57 @@ public final class Follower extends ConsumerLoop {
         checkCaughtUp();
     }
 
+    /**
+     * The follower's consumer, for its client meters only ({@code KafkaClientMetrics} reads {@code metrics()}, which
+     * is safe from any thread); nothing else may touch it off the follower's thread.
+     */
+    public org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> meteredConsumer() {
+        return consumer;
+    }
+
+    /** How many monitors' logs this follower reads now (or has been asked to). */
+    public int logs() {
+        return logs;
+    }
+
+    /** Stops reading the logs nothing has needed for the idle time; looked at every 100 ms. */
+    private void releaseIdle() {
+        long now = System.nanoTime();
+        if (now - lastRelease < 100_000_000L) {
+            return;
+        }
+        lastRelease = now;
+        List<TopicPartition> idle = new ArrayList<>();
+        for (TopicPartition tp : assigned) {
+            if (Topics.isObs(tp.topic())
+                    && catalog.log(Topics.monitorOf(tp.topic())).release(now, idleNanos)) {
+                idle.add(tp);
+            }
+        }
+        if (!idle.isEmpty()) {
+            idle.forEach(assigned::remove);
+            // Before the next poll: a position left here would answer a later follow's wait for a stale offset.
+            idle.forEach(applied::remove);
+            consumer.assign(assigned);
+            countLogs();
+        }
+    }
+
+    private void countLogs() {
+        logs = (int) assigned.stream().filter(tp -> Topics.isObs(tp.topic())).count();
+    }
+
     private void assignNewMonitors() {
         List<TopicPartition> fresh = new ArrayList<>();
         for (String id; (id = toFollow.poll()) != null; ) {
             TopicPartition tp = new TopicPartition(Topics.obs(id), 0);
-            if (assigned.add(tp)) {
+            if (catalog.log(id).followed() && assigned.add(tp)) {
                 fresh.add(tp);
             }
         }
         if (!fresh.isEmpty()) {
             consumer.assign(assigned);
+            countLogs();
             // Only the newest records: the tail, recent subjects and write ids need no more, and a monitor's fold is
             // the projector's. A log of a million records costs a restart no more than one of a thousand.
             Map<TopicPartition, Long> begin =

@@ -68,10 +68,10 @@ public class KafkaPorts {
     }
 
     /** The follower, caught up with the tables; the log reader and writer over it. */
-    public void follow(int tailCacheEntries) throws Exception {
+    public void follow(int tailCacheEntries, Duration followIdle) throws Exception {
         KafkaRuntime cluster = started(runtime);
         Catalog view = new Catalog(tailCacheEntries);
-        Follower tail = new Follower(cluster.newFollowerConsumer("mp-follower"), view);
+        Follower tail = new Follower(cluster.newFollowerConsumer("mp-follower"), view, followIdle);
         follower = tail;
         try {
             tail.start().get(60, TimeUnit.SECONDS);
@@ -87,9 +87,17 @@ public class KafkaPorts {
                 table -> tail.awaitApplied(table, pool.endOffsets(tail.partitionsOf(table)), Duration.ofSeconds(10)));
         fold = new LogFold(readers);
         reader = new LogReader(readers, view::log, (monitorId, endOffset) -> {
+            MonitorLog followed = view.log(monitorId);
+            if (!followed.followed()) {
+                // No reader of this gateway needs the log: the reader finds its last record itself, nothing is
+                // followed.
+                return null;
+            }
             TopicPartition log = new TopicPartition(Topics.obs(monitorId), 0);
-            tail.awaitApplied(log.topic(), Map.of(log, endOffset), Duration.ofSeconds(10));
-            return view.log(monitorId).lastSeq();
+            try (var hold = followed.hold()) {
+                tail.awaitApplied(log.topic(), Map.of(log, endOffset), Duration.ofSeconds(10));
+            }
+            return followed.lastSeq();
         });
         writer = new LogWriter(cluster.producer());
         CursorWrites cursors = new CursorWrites(

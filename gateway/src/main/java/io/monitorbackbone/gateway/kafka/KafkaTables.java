@@ -81,6 +81,11 @@ final class KafkaTables implements Tables {
 
     @Override
     public Tail tail(String monitorId) {
+        return catalog.use(monitorId);
+    }
+
+    @Override
+    public Tail peek(String monitorId) {
         return catalog.log(monitorId);
     }
 

@@ -14,6 +14,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.TopicPartition;
 
@@ -41,11 +43,17 @@ public final class LogReader {
         this.heads = heads;
     }
 
-    /** The seq of a monitor's last record, given the log end offset the broker reported. */
+    /**
+     * The seq of a monitor's last record, given the log end offset the broker reported, from this gateway's follower;
+     * null when the follower does not read the log, whose last record the reader then finds in the log itself.
+     */
     @FunctionalInterface
     public interface Heads {
-        long lastRecordSeq(String monitorId, long endOffset);
+        Long lastRecordSeq(String monitorId, long endOffset);
     }
+
+    /** Offsets a head lookup of a log that is not followed reads back from its end, at first. */
+    static final int HEAD_PROBE = 8;
 
     public Bounds bounds(String monitorId) {
         return bounds(List.of(monitorId)).get(monitorId);
@@ -58,15 +66,40 @@ public final class LogReader {
         return pool.withConsumer(c -> {
             List<TopicPartition> tps =
                     monitorIds.stream().map(ReaderPool::partitionOf).toList();
-            Map<TopicPartition, Long> begin = c.beginningOffsets(tps, ReaderPool.TIMEOUT);
-            Map<TopicPartition, Long> end = c.endOffsets(tps, ReaderPool.TIMEOUT);
-            Map<String, Bounds> out = new HashMap<>();
-            for (TopicPartition tp : tps) {
-                String id = Topics.monitorOf(tp.topic());
-                out.put(id, bounds(id, begin.get(tp), end.get(tp)));
-            }
-            return out;
+            return bounds(c, tps);
         });
+    }
+
+    private Map<String, Bounds> bounds(KafkaConsumer<byte[], byte[]> c, List<TopicPartition> tps) {
+        Map<TopicPartition, Long> begin = c.beginningOffsets(tps, ReaderPool.TIMEOUT);
+        Map<TopicPartition, Long> end = c.endOffsets(tps, ReaderPool.TIMEOUT);
+        Map<TopicPartition, Long> lastSeqs = new HashMap<>();
+        Map<TopicPartition, long[]> unfollowed = new HashMap<>();
+        for (TopicPartition tp : tps) {
+            long b = begin.getOrDefault(tp, 0L);
+            long e = end.getOrDefault(tp, 0L);
+            if (b >= e) {
+                lastSeqs.put(tp, 0L);
+                continue;
+            }
+            Long followed = heads.lastRecordSeq(Topics.monitorOf(tp.topic()), e);
+            if (followed == null) {
+                unfollowed.put(tp, new long[] {b, e});
+            } else {
+                // The follower may already be past e; a read stops at e, so the head must not pass it either.
+                lastSeqs.put(tp, Math.min(followed, e));
+            }
+        }
+        lastSeqs.putAll(lastRecords(c, unfollowed));
+        Map<String, Bounds> out = new HashMap<>();
+        for (TopicPartition tp : tps) {
+            long b = begin.getOrDefault(tp, 0L);
+            long e = end.getOrDefault(tp, 0L);
+            long last = lastSeqs.getOrDefault(tp, 0L);
+            // An empty retained log: every record is gone and only the end says how far it went.
+            out.put(Topics.monitorOf(tp.topic()), new Bounds(last > 0 ? last : e, Seq.fromOffset(b), e));
+        }
+        return out;
     }
 
     /**
@@ -87,16 +120,54 @@ public final class LogReader {
     }
 
     /**
-     * Offsets skip where transactions committed or aborted, so the log end offset is not the last record's seq in
-     * general: the head is taken from this gateway's follower once it has read up to that end.
+     * The seq of each log's last committed record before its end, read from the logs themselves (for logs the follower
+     * does not read), all in the same fetches: a few offsets back from each end, further back only where those held no
+     * record (transaction markers, aborted writes). 0 for a log with no committed record left.
+     *
+     * @param ranges each partition's beginning and end offsets
      */
-    private Bounds bounds(String monitorId, Long begin, Long end) {
-        long b = begin == null ? 0 : begin;
-        long e = end == null ? 0 : end;
-        // The follower may already be past e; a read stops at e, so the head must not pass it either.
-        long last = b >= e ? 0 : Math.min(heads.lastRecordSeq(monitorId, e), e);
-        // An empty retained log: every record is gone and only the end says how far it went.
-        return new Bounds(last > 0 ? last : e, Seq.fromOffset(b), e);
+    static Map<TopicPartition, Long> lastRecords(KafkaConsumer<byte[], byte[]> c, Map<TopicPartition, long[]> ranges) {
+        Map<TopicPartition, Long> last = new HashMap<>();
+        Map<TopicPartition, long[]> window = new HashMap<>();
+        ranges.forEach((tp, r) -> window.put(tp, new long[] {Math.max(r[0], r[1] - HEAD_PROBE), r[1]}));
+        long span = HEAD_PROBE;
+        long deadline = System.nanoTime() + ReaderPool.TIMEOUT.toNanos();
+        while (!window.isEmpty()) {
+            c.assign(window.keySet());
+            window.forEach((tp, w) -> c.seek(tp, w[0]));
+            Map<TopicPartition, Long> found = new HashMap<>();
+            while (window.entrySet().stream().anyMatch(w -> c.position(w.getKey()) < w.getValue()[1])) {
+                for (ConsumerRecord<byte[], byte[]> r : c.poll(java.time.Duration.ofMillis(100))) {
+                    TopicPartition tp = new TopicPartition(r.topic(), r.partition());
+                    long[] w = window.get(tp);
+                    if (w != null && r.offset() >= w[0] && r.offset() < w[1]) {
+                        found.merge(tp, r.offset(), Math::max);
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    // No topic names: a listing's logs include monitors the caller may not see.
+                    throw new io.monitorbackbone.protocol.ServerFault(
+                            "reading the last records of " + window.size() + " log(s) did not end in time", null);
+                }
+            }
+            span *= 8;
+            Map<TopicPartition, long[]> further = new HashMap<>();
+            for (Map.Entry<TopicPartition, long[]> w : window.entrySet()) {
+                TopicPartition tp = w.getKey();
+                long begin = ranges.get(tp)[0];
+                Long offset = found.get(tp);
+                if (offset != null) {
+                    last.put(tp, Seq.fromOffset(offset));
+                } else if (w.getValue()[0] <= begin) {
+                    last.put(tp, 0L);
+                } else {
+                    further.put(tp, new long[] {Math.max(begin, w.getValue()[0] - span), w.getValue()[0]});
+                }
+            }
+            window.clear();
+            window.putAll(further);
+        }
+        return last;
     }
 
     /**
@@ -107,11 +178,7 @@ public final class LogReader {
     public Page read(String monitorId, long fromSeq, Filter filter, int limit, boolean count) {
         return pool.withConsumer(c -> {
             TopicPartition tp = ReaderPool.partitionOf(monitorId);
-            List<TopicPartition> tps = List.of(tp);
-            Bounds b = bounds(
-                    monitorId,
-                    c.beginningOffsets(tps, ReaderPool.TIMEOUT).get(tp),
-                    c.endOffsets(tps, ReaderPool.TIMEOUT).get(tp));
+            Bounds b = bounds(c, List.of(tp)).get(monitorId);
             PageScan scan = new PageScan(monitorId, filter, limit, count, b);
             long startSeq = Math.max(fromSeq, b.floor());
             List<Entry> cached = tails.apply(monitorId).tail(startSeq, b.head());

@@ -8,7 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A monitor's state changes as this gateway sees them: every append to its log (at once, before the projector has
  * folded it), every fold the projector publishes to {@code mp.state}, and every move of one of its subscriptions'
- * cursors (delivered counts and the last pull), the last two from {@link Catalog#onStateChanged}. No polling.
+ * cursors (delivered counts and the last pull), the last two from {@link Catalog#onStateChanged}. No polling. A
+ * watched monitor's log is followed while the watch lasts.
  */
 public final class LogStateChanges implements StateChanges {
     private final Catalog catalog;
@@ -42,12 +43,16 @@ public final class LogStateChanges implements StateChanges {
         private final String monitorId;
         private final MonitorLog log;
         private final Runnable listener;
+        /** A watched monitor's log is followed for as long as the watch lasts. */
+        private final io.monitorbackbone.gateway.service.Tables.Hold hold;
+
         private volatile boolean closed;
 
         Watch(String monitorId, MonitorLog log, Runnable listener) {
             this.monitorId = monitorId;
             this.log = log;
             this.listener = listener;
+            this.hold = log.hold();
         }
 
         void arm() {
@@ -69,6 +74,7 @@ public final class LogStateChanges implements StateChanges {
         @Override
         public void close() {
             closed = true;
+            hold.close();
             Set<Watch> set = watches.get(monitorId);
             if (set != null) {
                 set.remove(this);

@@ -10,7 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * What this gateway's tail has seen of one monitor's log: its last seq, the types it carried, its newest observations,
  * and the signal parked pulls wait on. The signal is replaced on every append, so a waiter that takes it after checking
  * {@link #lastSeq()} cannot miss an append. The log's fold is the projector's ({@code mp.state}); this tail only
- * brings a lagging fold up to the head ({@link #foldOnto}).
+ * brings a lagging fold up to the head ({@link #foldOnto}). The follower reads the log only while something of this
+ * gateway needs it ({@link #want}, {@link #hold}) and lets it go once idle ({@link #release}).
  */
 public final class MonitorLog implements io.monitorbackbone.gateway.service.Tables.Tail {
     private volatile long lastSeq;
@@ -21,11 +22,21 @@ public final class MonitorLog implements io.monitorbackbone.gateway.service.Tabl
     private long evictedUpTo;
 
     private final int tailCapacity;
+    private final Runnable startFollowing;
 
     private record Tailed(long seq, io.monitorbackbone.protocol.Draft draft, long appendedAt) {}
 
-    MonitorLog(int tailCapacity) {
+    /** Whether the follower reads this log (or has been asked to): only while something of this gateway needs it. */
+    private boolean followed;
+    /** Requests, parked pulls, streams and watches that need this log read right now. */
+    private int holds;
+    /** When it was last needed ({@code System.nanoTime()}): it is let go once idle for longer than the follow idle time. */
+    private long lastUse;
+
+    /** @param startFollowing asks the follower to read this log (it is not followed yet) */
+    MonitorLog(int tailCapacity, Runnable startFollowing) {
         this.tailCapacity = tailCapacity;
+        this.startFollowing = startFollowing;
     }
 
     /** Recent subjects and write ids, bounded: the durable published-subject index is the leases service's. */
@@ -41,6 +52,63 @@ public final class MonitorLog implements io.monitorbackbone.gateway.service.Tabl
                 return size() > RECENT;
             }
         };
+    }
+
+    /**
+     * Something of this gateway needs the log read: it is followed from now on, until it has been idle for the follow
+     * idle time; the follower is asked to start when it was not followed.
+     */
+    void want() {
+        boolean start;
+        synchronized (this) {
+            lastUse = System.nanoTime();
+            start = !followed;
+            followed = true;
+        }
+        if (start) {
+            startFollowing.run();
+        }
+    }
+
+    /** {@link #want}, and the log is not let go until the returned hold is closed. */
+    @Override
+    public io.monitorbackbone.gateway.service.Tables.Hold hold() {
+        synchronized (this) {
+            holds++;
+        }
+        want();
+        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+        return () -> {
+            if (closed.compareAndSet(false, true)) {
+                unhold();
+            }
+        };
+    }
+
+    /** Ends a {@link #hold}: the idle time starts over from here. */
+    private synchronized void unhold() {
+        holds--;
+        lastUse = System.nanoTime();
+    }
+
+    /** Whether the follower reads this log, or has been asked to. */
+    synchronized boolean followed() {
+        return followed;
+    }
+
+    /**
+     * Lets the log go if nothing has needed it for {@code idleNanos}; the follower then stops reading it. What it read
+     * stays (last seq, types, recent subjects and write ids), but the tail is dropped: the next follow reads on from
+     * wherever the log then ends, and a tail with a hole in it would serve a page that skips records.
+     */
+    synchronized boolean release(long now, long idleNanos) {
+        if (!followed || holds > 0 || now - lastUse <= idleNanos) {
+            return false;
+        }
+        followed = false;
+        tail.clear();
+        evictedUpTo = lastSeq;
+        return true;
     }
 
     /** The follower starts reading this log at {@code seq}: nothing before it is in this tail. */
@@ -136,6 +204,15 @@ public final class MonitorLog implements io.monitorbackbone.gateway.service.Tabl
     /** Whether a producer published this subject lately (recent records only). */
     public synchronized boolean publishedRecently(String subject) {
         return recentSubjects.containsKey(subject);
+    }
+
+    /**
+     * This gateway has just had the subject's lease-subject mark acknowledged: a repeat of it need not be marked again,
+     * whether or not the follower reads this log.
+     */
+    @Override
+    public synchronized void published(String subject) {
+        recentSubjects.put(subject, Boolean.TRUE);
     }
 
     /** The seq of the record written with this {@code ce_id}, when this tail has seen it lately. */

@@ -258,7 +258,8 @@ public class MonitorService {
     }
 
     /**
-     * The projector's fold from {@code mp.state}, brought up to the head when it lags: from this gateway's tail, else
+     * The projector's fold from {@code mp.state}, brought up to the head when it lags: from this gateway's tail (when
+     * it follows the log: a state request alone does not make it follow), else
      * by reading at most {@link #STATE_CATCH_UP} records from the log; a projector further behind gets a moment to
      * catch up, and then the state is served as it is, {@code as_of_seq} saying how far it lags. Never a fold of the
      * whole log here (docs/adr/0007-projector.md).
@@ -268,7 +269,7 @@ public class MonitorService {
         if (base.lastSeq() >= head) {
             return base;
         }
-        io.monitorbackbone.protocol.Aggregate fresh = tables.tail(id).foldOnto(id, base, head);
+        io.monitorbackbone.protocol.Aggregate fresh = tables.peek(id).foldOnto(id, base, head);
         if (fresh == null) {
             fresh = log.foldFrom(id, base, head, STATE_CATCH_UP);
         }
@@ -276,7 +277,7 @@ public class MonitorService {
             return fresh;
         }
         base = tables.awaitState(id, head, STATE_WAIT);
-        fresh = tables.tail(id).foldOnto(id, base, head);
+        fresh = tables.peek(id).foldOnto(id, base, head);
         return fresh != null ? fresh : base;
     }
 

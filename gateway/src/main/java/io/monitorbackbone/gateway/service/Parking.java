@@ -22,13 +22,19 @@ public final class Parking {
      * stops. The signal is taken before the check, so an append between the two cannot be missed.
      */
     public CompletableFuture<Void> appendAfter(Tables.Tail log, long head, Duration wait) {
+        // Parked, the log stays followed: the follower's append is what wakes this waiter.
+        Tables.Hold hold = log.hold();
         CompletableFuture<Void> signal = log.nextAppend();
         if (log.lastSeq() > head || stopping) {
+            hold.close();
             return CompletableFuture.completedFuture(null);
         }
         CompletableFuture<Void> woken = signal.copy().completeOnTimeout(null, wait.toNanos(), TimeUnit.NANOSECONDS);
         parked.add(woken);
-        woken.whenComplete((v, e) -> parked.remove(woken));
+        woken.whenComplete((v, e) -> {
+            parked.remove(woken);
+            hold.close();
+        });
         if (stopping) {
             woken.complete(null);
         }

@@ -90,17 +90,20 @@ public class PublishService {
 
     /**
      * Tells the leases service, durably and before the observation is acknowledged, that this monitor published the
-     * subject: its index of claimable subjects must outlive the log's retention. Repeats this gateway has just seen are
-     * skipped; a repeat that slips through is harmless.
+     * subject: its index of claimable subjects must outlive the log's retention. Repeats this gateway has just seen or
+     * marked itself are skipped; a repeat that slips through is harmless.
      */
     private CompletableFuture<Void> markPublished(String monitorId, Draft draft) {
-        if (draft.subject() == null || tables.tail(monitorId).publishedRecently(draft.subject())) {
+        // Peeked, not followed: a gateway taking publishes reads back none of them unless its readers need the log.
+        Tables.Tail tail = tables.peek(monitorId);
+        if (draft.subject() == null || tail.publishedRecently(draft.subject())) {
             return CompletableFuture.completedFuture(null);
         }
         return tables.putTextAsync(
-                io.monitorbackbone.binding.Topics.LEASE_SUBJECTS,
-                io.monitorbackbone.protocol.lease.LeaseCommand.key(monitorId, draft.subject()),
-                draft.horizon());
+                        io.monitorbackbone.binding.Topics.LEASE_SUBJECTS,
+                        io.monitorbackbone.protocol.lease.LeaseCommand.key(monitorId, draft.subject()),
+                        draft.horizon())
+                .thenRun(() -> tail.published(draft.subject()));
     }
 
     /**

@@ -53,8 +53,20 @@ public interface Tables {
      */
     Aggregate awaitState(String monitorId, long seq, Duration timeout);
 
-    /** What this gateway's follower has read of the monitor's log lately. Never null. */
+    /**
+     * What this gateway's follower has read of the monitor's log lately. Never null. Asking is needing it: the follower
+     * reads the log from now on (from its end minus a recent window, when it did not), until nothing has needed it for
+     * the follow idle time ({@code MP_FOLLOW_IDLE}).
+     */
     Tail tail(String monitorId);
+
+    /**
+     * {@link #tail} without asking the follower to read the log: what it holds of it now, which for a log no reader of
+     * this gateway needs is nothing recent (a fold brought up from it falls back to the log and the projector).
+     */
+    default Tail peek(String monitorId) {
+        return tail(monitorId);
+    }
 
     /** One lock per key: serialises this gateway's read-modify-write of one subscription, subscriber or monitor. */
     Object lockFor(String key);
@@ -109,5 +121,22 @@ public interface Tables {
          * them; null when they are no longer all held.
          */
         Aggregate foldOnto(String monitorId, Aggregate base, long head);
+
+        /**
+         * Keeps the log followed until the hold is closed (a parked pull, a stream, a watch): the follow idle time
+         * starts when the last hold closes. Asks the follower to read the log if it does not.
+         */
+        default Hold hold() {
+            return () -> {};
+        }
+
+        /** This gateway's lease-subject mark of the subject was acknowledged: {@link #publishedRecently} from now on. */
+        default void published(String subject) {}
+    }
+
+    /** A {@link Tail#hold}; closing it twice is closing it once. */
+    interface Hold extends AutoCloseable {
+        @Override
+        void close();
     }
 }

@@ -26,7 +26,7 @@ class MonitorLogTest {
     }
 
     private static MonitorLog logOf(int capacity, int records) {
-        MonitorLog log = new MonitorLog(capacity);
+        MonitorLog log = new MonitorLog(capacity, () -> {});
         for (long seq = 1; seq <= records; seq++) {
             log.apply(seq, draft(seq), APPENDED + seq, null);
         }
@@ -98,5 +98,65 @@ class MonitorLogTest {
                 .as("seq 11 has not been seen")
                 .isNull();
         assertThat(logOf(0, 3).foldOnto("m", projected(2), 3)).as("no tail").isNull();
+    }
+
+    @Test
+    void aLogIsFollowedOnlyOnceNeededAndLetGoOnlyOnceIdleWithNoHold() {
+        java.util.concurrent.atomic.AtomicInteger starts = new java.util.concurrent.atomic.AtomicInteger();
+        MonitorLog log = new MonitorLog(4, starts::incrementAndGet);
+        assertThat(log.followed()).isFalse();
+
+        log.want();
+        log.want();
+        assertThat(starts).as("the follower is asked once").hasValue(1);
+        long idle = java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+        assertThat(log.release(System.nanoTime(), idle))
+                .as("needed a moment ago")
+                .isFalse();
+
+        io.monitorbackbone.gateway.service.Tables.Hold hold = log.hold();
+        long muchLater = System.nanoTime() + 2 * idle;
+        assertThat(log.release(muchLater, idle)).as("held by a parked pull").isFalse();
+        hold.close();
+        hold.close();
+        assertThat(log.release(muchLater, idle))
+                .as("idle since the hold closed, nothing holds it")
+                .isTrue();
+        assertThat(log.followed()).isFalse();
+
+        log.hold().close();
+        assertThat(starts).as("needed again: the follower is asked again").hasValue(2);
+    }
+
+    @Test
+    void aLetGoTailServesNothingThatAGapCouldHaveSkipped() {
+        MonitorLog log = logOf(8, 6);
+        log.want();
+        assertThat(log.release(Long.MAX_VALUE, 0)).isTrue();
+
+        assertThat(log.tail(5, 6)).as("the tail was dropped").isNull();
+        assertThat(log.foldOnto("m", Aggregate.EMPTY.apply("m", 1, draft(1), APPENDED + 1), 6))
+                .as("no fold from a tail that was let go")
+                .isNull();
+        assertThat(log.lastSeq()).as("what was read stays").isEqualTo(6);
+        assertThat(log.publishedRecently("s-6")).isTrue();
+
+        // Followed again from further on: seqs 7 to 9 were written while nobody here read the log.
+        log.want();
+        log.readsFrom(10);
+        log.apply(10, draft(10), APPENDED + 10, null);
+        log.apply(11, draft(11), APPENDED + 11, null);
+        assertThat(log.tail(7, 11)).as("7 to 9 were never read here").isNull();
+        assertThat(log.tail(10, 11))
+                .extracting(io.monitorbackbone.gateway.service.Log.Entry::seq)
+                .containsExactly(10L, 11L);
+    }
+
+    @Test
+    void aSubjectThisGatewayMarkedIsPublishedRecentlyWithoutReadingTheLog() {
+        MonitorLog log = new MonitorLog(4, () -> {});
+        log.published("build-1");
+        assertThat(log.publishedRecently("build-1")).isTrue();
+        assertThat(log.followed()).isFalse();
     }
 }
