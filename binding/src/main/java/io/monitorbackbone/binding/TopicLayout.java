@@ -10,8 +10,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * How the server's topics ({@link Topics}) are laid out, and the one place they are created. Every role creates what it
@@ -193,5 +195,33 @@ public record TopicLayout(short replicationFactor, int minInsyncReplicas, int ta
             }
         }
         return created;
+    }
+
+    /**
+     * The topics' descriptions. A topic created a moment ago (by this process or another) may not be known yet to the
+     * broker asked, its metadata on its way, so an unknown topic is asked again until {@code timeout}.
+     */
+    public static Map<String, TopicDescription> describe(Admin admin, List<String> topics, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                return admin.describeTopics(topics).allTopicNames().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw new IllegalStateException("cannot describe " + topics + ": " + e.getCause(), e.getCause());
+                }
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("Kafka did not describe " + topics + " in " + timeout, e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while describing " + topics, e);
+            }
+            try {
+                Thread.sleep(200); // the topic's metadata reaching this broker: a backoff, not a wait for a condition
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while describing " + topics, e);
+            }
+        }
     }
 }

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -173,16 +172,11 @@ public final class LeaseApp {
         try (Admin admin = Admin.create(settings.clients().properties("mp-leases-admin", Map.of()))) {
             settings.durability().checkCluster(admin, Duration.ofSeconds(60));
             TopicLayout.createMissing(admin, layout.leaseTopics(), Duration.ofSeconds(60));
-            TopicDescription commands = admin.describeTopics(List.of(Topics.LEASE_COMMANDS))
-                    .allTopicNames()
-                    .get()
+            // Just created, here or by another process: its metadata may not have reached this broker yet.
+            TopicDescription commands = TopicLayout.describe(
+                            admin, List.of(Topics.LEASE_COMMANDS), Duration.ofSeconds(60))
                     .get(Topics.LEASE_COMMANDS);
             return commands.partitions().size();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while creating the leases topics", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("cannot describe " + Topics.LEASE_COMMANDS, e.getCause());
         }
     }
 }

@@ -167,7 +167,8 @@ public final class KafkaRuntime implements AutoCloseable {
         if (keyed.isEmpty()) {
             return;
         }
-        Map<String, org.apache.kafka.clients.admin.TopicDescription> described = describe(keyed);
+        Map<String, org.apache.kafka.clients.admin.TopicDescription> described =
+                TopicLayout.describe(admin, keyed, Duration.ofSeconds(30));
         for (String table : keyed) {
             int has = described.get(table).partitions().size();
             if (has == layout.tablePartitions()) {
@@ -183,35 +184,6 @@ public final class KafkaRuntime implements AutoCloseable {
                     "table %s keeps its %d partition(s) (%d for tables created now; docs/operations.md#table-partitions"
                             + " says how to migrate)",
                     table, has, layout.tablePartitions());
-        }
-    }
-
-    /**
-     * The tables' descriptions. A table another process created a moment ago may not be known yet to the broker asked
-     * (its metadata is on its way), so an unknown topic is asked again, for up to 30 s.
-     */
-    private Map<String, org.apache.kafka.clients.admin.TopicDescription> describe(List<String> tables) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (true) {
-            try {
-                return admin.describeTopics(tables).allTopicNames().get(30, TimeUnit.SECONDS);
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException)
-                        || System.nanoTime() > deadline) {
-                    throw new IllegalStateException("cannot describe the tables " + tables + ": " + e.getCause(), e);
-                }
-            } catch (java.util.concurrent.TimeoutException e) {
-                throw new IllegalStateException("Kafka did not describe the tables " + tables + " in 30 s", e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while describing the tables", e);
-            }
-            try {
-                Thread.sleep(200); // the topic's metadata reaching this broker: a backoff, not a wait for a condition
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while describing the tables", e);
-            }
         }
     }
 
