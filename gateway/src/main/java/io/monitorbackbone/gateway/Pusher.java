@@ -117,10 +117,15 @@ public final class Pusher implements AutoCloseable {
         try {
             Set<String> pushing = new HashSet<>();
             for (Monitor m : tables.monitors()) {
-                long last = tables.tail(m.id()).lastSeq();
+                // Asking for the tail makes this gateway follow the log (ADR 0003): only a monitor with a pushing
+                // subscription is asked, so the elected gateway does not follow every log.
+                long last = -1;
                 for (Subscription s : tables.subscriptionsOf(m.id())) {
                     if (!s.pushes()) {
                         continue;
+                    }
+                    if (last < 0) {
+                        last = tables.tail(m.id()).lastSeq();
                     }
                     pushing.add(s.id());
                     Slot slot = slots.computeIfAbsent(s.id(), Slot::new);
