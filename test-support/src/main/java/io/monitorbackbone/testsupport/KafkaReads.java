@@ -22,20 +22,25 @@ public final class KafkaReads {
 
     private KafkaReads() {}
 
-    /** The keys of every record of partition 0 of {@code topic}, from its start to its end, read with {@code client}. */
+    /**
+     * The keys of every record of {@code topic}, every partition from its start to its end, read with {@code client}
+     * (the tables have several partitions: a key is in the one its hash names).
+     */
     public static List<String> keys(Map<String, String> client, String topic) {
         try (KafkaConsumer<String, byte[]> consumer = consumer(client, 30_000)) {
-            TopicPartition partition = new TopicPartition(topic, 0);
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            long end = consumer.endOffsets(List.of(partition)).get(partition);
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition()))
+                    .toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
             List<String> keys = new ArrayList<>();
             await("reading " + topic + " to its end")
                     .atMost(Duration.ofSeconds(60))
                     .pollInSameThread()
                     .until(() -> {
                         consumer.poll(Duration.ofMillis(200)).forEach(r -> keys.add(r.key()));
-                        return consumer.position(partition) >= end;
+                        return partitions.stream().allMatch(tp -> consumer.position(tp) >= end.get(tp));
                     });
             return keys;
         }
