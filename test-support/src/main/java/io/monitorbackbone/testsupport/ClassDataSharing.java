@@ -18,35 +18,37 @@ import java.util.Objects;
  * quarter on the 2-core machine (8.1 → 6.1 CPU-s), and the suite starts well over a hundred servers.
  *
  * <p>There is no build step: the first server a build starts with a given jar and JVM options (whichever test JVM gets
- * the lock first) runs with {@code -XX:ArchiveClassesAtExit}, and when it ends, having exited on its own, its archive
- * becomes the one every later server maps. A server killed with SIGKILL writes nothing, and a later start tries again.
- * The archive's name holds the jar's size and time, the JDK and the options, so a rebuilt jar never meets an old
- * archive; and a JVM that cannot map an archive starts without one ({@code -Xshare:auto}, the default), so the archive
- * can only make a start cheaper, never make it fail. {@code -Dmp.test.cds=false} turns it off.
+ * the lock first) runs with {@code -XX:+RecordDynamicDumpInfo}, and once it is ready the JDK's {@code jcmd} has it write
+ * the archive ({@code VM.cds dynamic_dump}) while it goes on serving; every later server maps it. A server that dies
+ * before it is ready writes nothing, and a later start tries again. The archive's name holds the jar's size and time,
+ * the JDK and the options, so a rebuilt jar never meets an old archive; and a JVM that cannot map an archive starts
+ * without one ({@code -Xshare:auto}, the default), so the archive can only make a start cheaper, never make it fail.
+ * {@code -Dmp.test.cds=false} turns it off.
  */
 final class ClassDataSharing {
     private static final boolean ENABLED = !"false".equals(System.getProperty("mp.test.cds"));
     /** JVM logging of the archive off: a test reads the server's log. */
     private static final List<String> QUIET = List.of("-Xlog:cds=off", "-Xlog:cds+dynamic=off");
 
-    /** The lock of the archive being written by a server of this JVM, if any; one at a time per JVM. */
+    /** The lock of the archive a server of this JVM is about to write, if any; one at a time per JVM. */
     private static FileLock writing;
 
     private ClassDataSharing() {}
 
-    /** What a start adds to its JVM options, and what to do when that server's process has ended. */
-    record Plan(List<String> options, Runnable onExit) {
-        static final Plan NONE = new Plan(List.of(), () -> {});
+    /** What a start adds to its JVM options, what to do once it is ready, and once its process has ended. */
+    record Plan(List<String> options, java.util.function.LongConsumer ready, Runnable ended) {
+        static final Plan NONE = new Plan(List.of(), pid -> {}, () -> {});
     }
 
     static synchronized Plan plan(Path jar, List<String> jvmOptions) {
-        if (!ENABLED) {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        if (!ENABLED || !Files.isExecutable(jcmd)) {
             return Plan.NONE;
         }
         try {
             Path archive = archive(jar, jvmOptions);
             if (Files.isRegularFile(archive) && Files.size(archive) > 0) {
-                return new Plan(concat("-XX:SharedArchiveFile=" + archive), () -> {});
+                return new Plan(concat("-XX:SharedArchiveFile=" + archive), pid -> {}, () -> {});
             }
             if (writing != null) {
                 return Plan.NONE;
@@ -67,32 +69,47 @@ final class ClassDataSharing {
                 return Plan.NONE;
             }
             writing = lock;
-            Path partial = archive.resolveSibling(
-                    archive.getFileName() + ".part-" + ProcessHandle.current().pid());
-            Files.deleteIfExists(partial);
-            return new Plan(concat("-XX:ArchiveClassesAtExit=" + partial), () -> finish(partial, archive));
+            FileLock mine = lock;
+            return new Plan(
+                    concat("-XX:+RecordDynamicDumpInfo"), pid -> dump(jcmd, pid, archive, mine), () -> release(mine));
         } catch (IOException e) {
             // An archive is an optimization: without one, the server starts as it always did.
             return Plan.NONE;
         }
     }
 
-    private static synchronized void finish(Path partial, Path archive) {
+    private static void dump(Path jcmd, long pid, Path archive, FileLock lock) {
+        Path partial = archive.resolveSibling(archive.getFileName() + ".part-" + pid);
         try {
-            if (Files.isRegularFile(partial) && Files.size(partial) > 0) {
+            Process p = new ProcessBuilder(
+                            jcmd.toString(), Long.toString(pid), "VM.cds", "dynamic_dump", partial.toString())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            if (p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS)
+                    && p.exitValue() == 0
+                    && Files.isRegularFile(partial)
+                    && Files.size(partial) > 0) {
                 Files.move(partial, archive, StandardCopyOption.ATOMIC_MOVE);
             } else {
-                Files.deleteIfExists(partial);
+                p.destroyForcibly();
             }
         } catch (IOException e) {
             // A later start tries again.
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
-            release();
+            try {
+                Files.deleteIfExists(partial);
+            } catch (IOException e) {
+                // Left for the build's clean.
+            }
+            release(lock);
         }
     }
 
-    private static void release() {
-        if (writing == null) {
+    private static synchronized void release(FileLock lock) {
+        if (writing != lock) {
             return;
         }
         try {

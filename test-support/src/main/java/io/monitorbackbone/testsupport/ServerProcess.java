@@ -259,11 +259,12 @@ public final class ServerProcess implements AutoCloseable {
         try {
             process = builder.start();
         } catch (IOException e) {
-            sharing.onExit().run();
+            sharing.ended().run();
             throw new UncheckedIOException("cannot run " + command, e);
         }
-        ended = process.onExit().thenRun(sharing.onExit());
+        ended = process.onExit().thenRun(sharing.ended());
         awaitReady();
+        sharing.ready().accept(process.pid());
     }
 
     private void awaitReady() {
