@@ -57,6 +57,8 @@ public final class ServerProcess implements AutoCloseable {
     private final Path logFile;
     private final String readyLine;
     private volatile Process process;
+    /** Completes once the process has ended and what its end leaves behind (a class archive) is in place. */
+    private volatile java.util.concurrent.CompletableFuture<Void> ended;
 
     private ServerProcess(
             Path jar,
@@ -173,6 +175,7 @@ public final class ServerProcess implements AutoCloseable {
         if (!waitFor(process, STOP_TIMEOUT)) {
             destroyForcibly();
         }
+        awaitEnded();
         return process.exitValue();
     }
 
@@ -218,6 +221,7 @@ public final class ServerProcess implements AutoCloseable {
             destroyForcibly();
             throw new AssertionError("the server did not stop within " + STOP_TIMEOUT + " of SIGINT");
         }
+        awaitEnded();
         return current.exitValue();
     }
 
@@ -230,11 +234,14 @@ public final class ServerProcess implements AutoCloseable {
 
     private void launch() {
         List<String> command = new ArrayList<>(DEFAULT_SIGINT);
+        ClassDataSharing.Plan sharing = ClassDataSharing.Plan.NONE;
         if (launcher != null) {
             command.addAll(launcher);
         } else {
+            sharing = ClassDataSharing.plan(jar, jvmOptions);
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.addAll(jvmOptions);
+            command.addAll(sharing.options());
             command.addAll(List.of("-jar", jar.toString()));
         }
         ProcessBuilder builder = new ProcessBuilder(command)
@@ -252,9 +259,12 @@ public final class ServerProcess implements AutoCloseable {
         try {
             process = builder.start();
         } catch (IOException e) {
+            sharing.ended().run();
             throw new UncheckedIOException("cannot run " + command, e);
         }
+        ended = process.onExit().thenRun(sharing.ended());
         awaitReady();
+        sharing.ready().accept(process.pid());
     }
 
     private void awaitReady() {
@@ -307,6 +317,20 @@ public final class ServerProcess implements AutoCloseable {
         if (process != null) {
             process.destroyForcibly();
             waitFor(process, STOP_TIMEOUT);
+            awaitEnded();
+        }
+    }
+
+    private void awaitEnded() {
+        java.util.concurrent.CompletableFuture<Void> current = ended;
+        if (current != null && !process.isAlive()) {
+            try {
+                current.get(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                // What the end leaves behind is an optimization; the process itself has ended.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

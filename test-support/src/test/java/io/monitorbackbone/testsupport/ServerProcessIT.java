@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -83,5 +84,45 @@ class ServerProcessIT {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("exited with code 3")
                 .hasMessageContaining("failing on purpose");
+    }
+
+    @Test
+    void theFirstServerWritesTheClassArchiveOnceReadyTheNextOneMapsItAndABrokenOneChangesNothing() throws IOException {
+        Path own = Files.createDirectories(dir.resolve("cds"));
+        Path copy = Files.copy(jar, own.resolve("fake-server.jar"));
+        try (ServerProcess first = ServerProcess.builder().jar(copy).start()) {
+            assertThat(arguments(first)).contains("-XX:+RecordDynamicDumpInfo");
+            assertThat(new Http(first.baseUri()).get(DISCOVER, null).status())
+                    .as("it goes on serving after writing the archive")
+                    .isEqualTo(200);
+        }
+        List<Path> archives;
+        try (var files = Files.list(own)) {
+            archives = files.filter(f -> f.getFileName().toString().matches("test-cds-[0-9a-f]+\\.jsa"))
+                    .toList();
+        }
+        assertThat(archives).as("the archive the first server wrote").hasSize(1);
+        assertThat(Files.size(archives.get(0))).isPositive();
+
+        try (ServerProcess second = ServerProcess.builder().jar(copy).start()) {
+            assertThat(arguments(second)).contains("-XX:SharedArchiveFile=" + archives.get(0));
+            assertThat(new Http(second.baseUri()).get(DISCOVER, null).status()).isEqualTo(200);
+        }
+
+        Files.write(archives.get(0), new byte[4096]);
+        try (ServerProcess third = ServerProcess.builder().jar(copy).start()) {
+            assertThat(arguments(third)).contains("-XX:SharedArchiveFile=" + archives.get(0));
+            assertThat(new Http(third.baseUri()).get(DISCOVER, null).status())
+                    .as("a JVM that cannot map the archive starts without it")
+                    .isEqualTo(200);
+            assertThat(third.log()).contains("fake server up on " + third.port());
+        }
+    }
+
+    private static List<String> arguments(ServerProcess server) {
+        return ProcessHandle.of(server.pid())
+                .flatMap(p -> p.info().arguments())
+                .map(List::of)
+                .orElseThrow(() -> new AssertionError("no command line for pid " + server.pid()));
     }
 }

@@ -39,6 +39,9 @@ public class Metrics {
             publishes(outcome);
             publishTimer(outcome);
         }
+        for (String outcome : PUSH_OUTCOMES) {
+            pushes(outcome);
+        }
     }
 
     /** Meters kept in memory only, for the services' unit tests. */
@@ -65,6 +68,11 @@ public class Metrics {
         acks.increment();
     }
 
+    /** What one attempt to push an observation to a webhook came to (a small fixed set: see {@code PushService}). */
+    public void pushed(String outcome) {
+        pushes(outcome).increment();
+    }
+
     /** A lease claim was decided: {@code granted}, or the refusal's error code in lower case. */
     public void leaseClaimed(long startNanos, String result) {
         timer("mp.lease.claim.duration", "Lease claims, from the request to the leases service's decision")
@@ -83,6 +91,17 @@ public class Metrics {
             return REJECTED;
         }
         return FAILED;
+    }
+
+    /** {@code delivered} (2xx), {@code failed} (retried), {@code refused} (the sink may not be pushed to now: nothing
+     * sent), {@code gone} (410: the push disabled), {@code dead_lettered} (the delivery count limit reached). */
+    static final String[] PUSH_OUTCOMES = {"delivered", "failed", "refused", "gone", "dead_lettered"};
+
+    private Counter pushes(String outcome) {
+        return Counter.builder("mp.push")
+                .description("Webhook push attempts, by outcome")
+                .tag("outcome", outcome)
+                .register(registry);
     }
 
     private Counter publishes(String outcome) {

@@ -6,6 +6,7 @@ import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
+import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.ProtocolRows;
 import io.monitorbackbone.protocol.Subscription;
 import io.monitorbackbone.protocol.Times;
@@ -81,6 +82,8 @@ public class PushService {
     private final DeliveryService delivery;
     private final Clock clock;
     private PushSettings settings = PushSettings.DEFAULT;
+    private Metrics metrics = Metrics.none();
+    private PushSettings.Resolver resolver = java.net.InetAddress::getAllByName;
 
     @Inject
     public PushService(Tables tables, Log log, DeliveryService delivery, Clock clock) {
@@ -92,8 +95,18 @@ public class PushService {
     }
 
     @Inject
+    void metrics(Metrics metrics) {
+        this.metrics = metrics;
+    }
+
+    @Inject
     void settings(PushSettings settings) {
         this.settings = settings;
+    }
+
+    /** The resolver the sink is checked with before deliveries; tests give their own. */
+    void resolver(PushSettings.Resolver resolver) {
+        this.resolver = resolver;
     }
 
     public PushSettings settings() {
@@ -121,6 +134,9 @@ public class PushService {
         }
         URI sink = URI.create(s.sink());
         Log.Page page = feeds.of(s, monitor).read(cursor.cursor(), BATCH, false);
+        // Checked again here, not only at subscribe: the sink's name may resolve to a private address by now. A refused
+        // sink is a failed attempt that sent nothing (retried with backoff, dead-lettered at the limit).
+        String refused = page.entries().isEmpty() ? null : refusal(s.sink());
         for (Log.Entry e : page.entries()) {
             if (!stillPushing.getAsBoolean()) {
                 return Duration.ZERO;
@@ -136,18 +152,22 @@ public class PushService {
                 lane.attempts = 0;
             }
             lane.attempts++;
-            Answer answer = deliver(sender, s, sink, e, lane.attempts);
+            Answer answer = refused != null ? new Answer(-1, refused) : deliver(sender, s, sink, e, lane.attempts);
             if (answer.ok()) {
                 delivery.pushed(s, e.seq() + 1);
                 lane.attempts = 0;
+                metrics.pushed("delivered");
             } else if (answer.status() == 410) {
                 disable(s, monitor, e.seq());
+                metrics.pushed("gone");
                 return null;
             } else if (lane.attempts >= monitor.deliveryCountLimitOrDefault()) {
                 deadLetter(s, monitor, e, lane.attempts, answer);
                 delivery.pushed(s, e.seq() + 1);
                 lane.attempts = 0;
+                metrics.pushed("dead_lettered");
             } else {
+                metrics.pushed(refused != null ? "refused" : "failed");
                 return settings.backoff(lane.attempts);
             }
         }
@@ -156,6 +176,16 @@ public class PushService {
             delivery.pushed(s, page.next());
         }
         return page.entries().size() >= BATCH ? Duration.ZERO : null;
+    }
+
+    /** Why the sink may not be pushed to now, or null when it may. */
+    private String refusal(String sink) {
+        try {
+            settings.checkSink(sink, resolver);
+            return null;
+        } catch (ProtocolException e) {
+            return "sink refused: " + e.getMessage();
+        }
     }
 
     private Answer deliver(Sender sender, Subscription s, URI sink, Log.Entry e, int attempt) {

@@ -28,8 +28,22 @@ public record PushSettings(Set<String> allowHosts, Duration retryBase, Duration 
     public static final PushSettings DEFAULT =
             new PushSettings(Set.of(), Duration.ofSeconds(1), Duration.ofMinutes(5), Duration.ofSeconds(10));
 
+    /** How a host name becomes its addresses: the system's resolver, or a test's. */
+    @FunctionalInterface
+    public interface Resolver {
+        InetAddress[] resolve(String host) throws UnknownHostException;
+    }
+
     /** The sink of a push subscription, checked: an absolute http(s) URL whose host may be reached. */
     public URI checkSink(String sink) {
+        return checkSink(sink, InetAddress::getAllByName);
+    }
+
+    /**
+     * {@link #checkSink(String)} with the given resolver. Checked at subscribe and again before every run of deliveries:
+     * a name that resolved to a public address when the subscription was made may resolve to a private one later.
+     */
+    public URI checkSink(String sink, Resolver resolver) {
         if (sink == null || sink.isBlank()) {
             throw ProtocolException.of(ErrorCode.INVALID, "protocol 'http' pushes to `sink`, an http or https URL")
                     .with("sink", null);
@@ -55,7 +69,7 @@ public record PushSettings(Set<String> allowHosts, Duration retryBase, Duration 
         }
         InetAddress[] addresses;
         try {
-            addresses = InetAddress.getAllByName(host);
+            addresses = resolver.resolve(host);
         } catch (UnknownHostException e) {
             throw refused(sink, "the host of `sink` does not resolve");
         }

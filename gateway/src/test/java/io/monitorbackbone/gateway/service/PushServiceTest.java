@@ -176,6 +176,53 @@ class PushServiceTest {
     }
 
     @Test
+    void aSinkThatNowResolvesToAPrivateAddressIsSentNothingAndDeadLettersAtTheLimit() throws Exception {
+        PushSettings strict =
+                new PushSettings(Set.of(), Duration.ofMillis(100), Duration.ofSeconds(1), Duration.ofSeconds(1));
+        world.subscriptions.push(strict);
+        push.settings(strict);
+        io.micrometer.core.instrument.simple.SimpleMeterRegistry registry =
+                new io.micrometer.core.instrument.simple.SimpleMeterRegistry();
+        push.metrics(new Metrics(registry));
+        String owner = monitor(2);
+        // Public when subscribed (an address literal: the test has no DNS); by the time of the deliveries the resolver,
+        // standing in for a name whose records changed, points inside the network.
+        String[] s = pushTo("http://93.184.216.34/hook");
+        lane = new PushService.Lane(s[0]);
+        InetAddress[] now = {InetAddress.getByName("10.0.0.7")};
+        push.resolver(host -> now);
+        long seq = world.publish("m1", owner, "a");
+
+        assertThat(run(s[0], answering(() -> 200))).as("a backoff").isNotNull();
+        assertThat(cursor(s[0])).isLessThanOrEqualTo(seq);
+        assertThat(run(s[0], answering(() -> 200))).isNull();
+
+        assertThat(sent).as("nothing is sent to a refused sink").isEmpty();
+        JsonNode dead = world.log.records("m1").stream()
+                .filter(r -> r.type().equals("ai.mentu.monitor.lease"))
+                .map(r -> r.data().get("payload"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(dead.get("dead_letter").asBoolean()).isTrue();
+        assertThat(dead.get("seq").asLong()).isEqualTo(seq);
+        assertThat(dead.toString()).contains("sink refused").contains("10.0.0.7");
+
+        now[0] = InetAddress.getByName("93.184.216.34");
+        long next = world.publish("m1", owner, "b");
+        assertThat(run(s[0], answering(() -> 200))).isNull();
+        assertThat(bodies).extracting(b -> b.get("id").asLong()).containsExactly(next);
+        for (String[] outcome :
+                new String[][] {{"refused", "1"}, {"dead_lettered", "1"}, {"delivered", "1"}, {"gone", "0"}}) {
+            assertThat(registry.get("mp.push")
+                            .tag("outcome", outcome[0])
+                            .counter()
+                            .count())
+                    .as(outcome[0])
+                    .isEqualTo(Double.parseDouble(outcome[1]));
+        }
+    }
+
+    @Test
     void aSinkOnAPrivateAddressIsRefusedUnlessAllowed() throws Exception {
         monitor(null);
         world.subscriptions.push(PushSettings.DEFAULT);
