@@ -381,7 +381,8 @@ class ThreeGatewaysIT {
                     null);
             assertThat(sub.status()).as(sub.body()).isEqualTo(201);
             readers.add(new String[] {
-                sub.json().at("/subscription/id").asText(), sub.json().get("token").asText()
+                sub.json().at("/subscription/id").asText(),
+                sub.json().get("token").asText()
             });
         }
         for (String[] r : readers) {
@@ -407,7 +408,8 @@ class ThreeGatewaysIT {
                             for (Future<Http.Response> pull : pulls) {
                                 if (pull.isDone()) {
                                     throw new AssertionError("a pull answered before anything was published: "
-                                            + pull.get().status() + " " + pull.get().body());
+                                            + pull.get().status() + " "
+                                            + pull.get().body());
                                 }
                             }
                             return parkedEverywhere() >= parkedBefore + 3;
