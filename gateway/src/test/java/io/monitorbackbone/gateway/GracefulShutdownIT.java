@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * answer then closing its connection, so a load balancer that keeps connections to the gateway moves on), an SSE
  * stream still delivering during the delay and ended after it, and a request in flight when the drain begins (its body
  * still arriving after parked pulls were answered) answered with its Kafka write acknowledged before the Kafka clients
- * close. {@link HealthMetricsIT} shows the parked pull answered; {@code RollingRestartIT} puts it all behind HAProxy.
+ * close. {@link HealthMetricsIT} shows the parked pull answered; {@link ThreeGatewaysIT} puts it all behind HAProxy.
  */
 class GracefulShutdownIT {
     private static final Duration DEADLINE = Duration.ofSeconds(60);

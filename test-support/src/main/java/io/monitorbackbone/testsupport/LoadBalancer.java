@@ -205,6 +205,16 @@ public final class LoadBalancer implements AutoCloseable {
      * is retried.
      */
     public static String config(int port, int statsPort, List<Backend> backends, Duration checkInterval) {
+        return config(port, statsPort, backends, checkInterval, null);
+    }
+
+    /**
+     * {@link #config(int, int, List, Duration)}, and when {@code servedByHeader} is not null every answer of a gateway
+     * carries that response header naming the gateway that gave it (HAProxy's {@code srv_name}). An answer HAProxy
+     * makes itself (a 502 or 503 for a gateway it lost mid-request) has no such header.
+     */
+    public static String config(
+            int port, int statsPort, List<Backend> backends, Duration checkInterval, String servedByHeader) {
         long inter = Math.max(1, checkInterval.toMillis());
         StringBuilder cfg = new StringBuilder();
         cfg.append("global\n")
@@ -239,6 +249,9 @@ public final class LoadBalancer implements AutoCloseable {
                 .append("    default-server inter ")
                 .append(inter)
                 .append("ms fall 2 rise 2\n");
+        if (servedByHeader != null) {
+            cfg.append("    http-response set-header ").append(servedByHeader).append(" %[srv_name]\n");
+        }
         for (Backend b : backends) {
             cfg.append("    server ")
                     .append(b.name())
@@ -287,6 +300,7 @@ public final class LoadBalancer implements AutoCloseable {
         private final List<Backend> backends = new ArrayList<>();
         private Duration checkInterval = Duration.ofMillis(250);
         private int port;
+        private String servedByHeader;
 
         private Builder() {}
 
@@ -305,6 +319,18 @@ public final class LoadBalancer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Names the gateway that answered in this response header of every answer a gateway gives (none by default):
+         * a test can tell where round-robin sent each request, and an answer HAProxy made itself by its absence.
+         */
+        public Builder servedByHeader(String name) {
+            if (!name.matches("[A-Za-z0-9-]+")) {
+                throw new IllegalArgumentException("a header name: " + name);
+            }
+            this.servedByHeader = name;
+            return this;
+        }
+
         /** The port clients connect to; defaults to a free one. */
         public Builder port(int port) {
             this.port = port;
@@ -319,7 +345,7 @@ public final class LoadBalancer implements AutoCloseable {
             Path haproxy = executable();
             int front = port != 0 ? port : FreePorts.next();
             int stats = FreePorts.next();
-            String config = config(front, stats, backends, checkInterval);
+            String config = config(front, stats, backends, checkInterval, servedByHeader);
             Path dir;
             try {
                 dir = Files.createTempDirectory(BuildDir.resolve("load-balancers"), "haproxy-" + front + "-");

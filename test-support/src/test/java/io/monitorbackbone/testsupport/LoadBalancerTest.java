@@ -19,7 +19,10 @@ class LoadBalancerTest {
         String config = LoadBalancer.config(
                 8080,
                 0,
-                List.of(new LoadBalancer.Backend("gw1", 8130, 9131), new LoadBalancer.Backend("gw2", 8140, 9141)),
+                List.of(
+                        new LoadBalancer.Backend("gw1", 8130, 9131),
+                        new LoadBalancer.Backend("gw2", 8140, 9141),
+                        new LoadBalancer.Backend("gw3", 8150, 9151)),
                 Duration.ofMillis(250));
         assertThat(docs).contains("```\n" + config + "```\n");
     }
