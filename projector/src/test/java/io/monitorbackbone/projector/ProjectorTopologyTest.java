@@ -274,9 +274,10 @@ class ProjectorTopologyTest {
         // The test driver neither keeps its state directory nor restores changelogs: load the store as Kafka Streams
         // would from the changelog, then redeliver the whole log, as a consumer whose offsets were never committed.
         TopologyTestDriver restarted = driver();
-        KeyValueStore<String, ValueAndTimestamp<Aggregate>> store =
-                restarted.getTimestampedKeyValueStore(ProjectorTopology.STORE);
-        changelog.forEach(r -> store.put(r.key(), ValueAndTimestamp.make(r.value(), r.timestamp())));
+        KeyValueStore<String, ValueAndTimestamp<byte[]>> store =
+                FoldStore.of(restarted.getStateStore(ProjectorTopology.STORE)).aggregates();
+        changelog.forEach(
+                r -> store.put(r.key(), ValueAndTimestamp.make(r.value().toJson(), r.timestamp())));
         pipe(restarted, "alpha", log);
 
         Aggregate resumed = latest(states(restarted)).get("alpha");
