@@ -187,10 +187,14 @@ public final class ProjectorTopology {
         /** A monitor's aggregate, and for a changed one the record context its write goes out with. */
         private static final class Held {
             Aggregate aggregate;
+            /** The aggregate's timestamp: the latest of its records' (as the DSL's aggregate kept it). */
+            long timestamp;
+
             ProcessorRecordContext changedAt;
 
-            Held(Aggregate aggregate) {
+            Held(Aggregate aggregate, long timestamp) {
                 this.aggregate = aggregate;
+                this.timestamp = timestamp;
             }
         }
 
@@ -233,10 +237,9 @@ public final class ProjectorTopology {
             Held h = held.get(monitor);
             if (h == null) {
                 ValueAndTimestamp<byte[]> stored = store.aggregates().get(monitor);
-                h = new Held(
-                        stored == null || stored.value() == null
-                                ? Aggregate.EMPTY
-                                : Aggregate.fromJson(stored.value()));
+                h = stored == null || stored.value() == null
+                        ? new Held(Aggregate.EMPTY, Long.MIN_VALUE)
+                        : new Held(Aggregate.fromJson(stored.value()), stored.timestamp());
                 held.put(monitor, h);
             }
             Aggregate next = h.aggregate.apply(o.seq(), o.observation(), Instant.ofEpochMilli(o.appendedAt()));
@@ -245,9 +248,10 @@ public final class ProjectorTopology {
                 if (h.changedAt == null) {
                     changed++;
                 }
+                h.timestamp = Math.max(h.timestamp, record.timestamp());
                 ProcessorRecordContext at = context.recordContext();
                 h.changedAt = new ProcessorRecordContext(
-                        record.timestamp(), at.offset(), at.partition(), at.topic(), record.headers());
+                        h.timestamp, at.offset(), at.partition(), at.topic(), record.headers());
             }
             if (held.size() > maxHeld) {
                 Iterator<Map.Entry<String, Held>> eldest = held.entrySet().iterator();
