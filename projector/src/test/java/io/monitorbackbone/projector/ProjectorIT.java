@@ -284,7 +284,7 @@ class ProjectorIT {
         List<String> ids = List.of("it-k1-" + run, "it-k2-" + run, "it-k3-" + run);
         createLogs(ids.toArray(String[]::new));
         ProjectorApp.ensureStateTopic(config("killed"));
-        publishRoundRobin(ids, 2000);
+        publishRoundRobin(ids, 1000);
         Map<String, Aggregate> states = new HashMap<>();
         try (KafkaConsumer<String, byte[]> reader = stateReader()) {
             // The same state directory across the kill, as a restarted process has it: what is on disk, the
@@ -300,7 +300,7 @@ class ProjectorIT {
                 first.destroyForcibly().waitFor(); // SIGKILL: no commit, no close
             }
             long before = states.values().stream().mapToLong(Aggregate::lastSeq).sum();
-            publishRoundRobin(ids, 300);
+            publishRoundRobin(ids, 200);
 
             Process second = startProcess("killed");
             try {
@@ -309,7 +309,7 @@ class ProjectorIT {
                 second.destroyForcibly().waitFor();
             }
             // Not asserted (a starved machine may fold it all before the first state is read): what the run shows.
-            System.out.printf("projector killed after %d of %d seqs had reached mp.state%n", before, 3L * 2000);
+            System.out.printf("projector killed after %d of %d seqs had reached mp.state%n", before, 3L * 1000);
         }
     }
 
