@@ -72,8 +72,8 @@ public final class ProjectorTopology {
 
     /**
      * @param partitions partitions of the repartition topic: the most tasks the fold can spread over
-     * @param held       aggregates each fold task keeps decoded in memory (changed ones are written at every commit
-     *                   whatever this bound; an unchanged one past it is dropped and read again when needed)
+     * @param held       aggregates each fold task keeps decoded in memory; past it the least recently folded one is
+     *                   written (if it changed) and dropped, and read from the store again when its monitor comes back
      */
     public static Topology build(int partitions, int held) {
         if (partitions < 1) {
