@@ -55,7 +55,8 @@ public final class ProjectorApp {
     /** The projector's Streams client, not started; {@code mp.state} exists when this returns. */
     public static KafkaStreams create(ProjectorConfig config) throws InterruptedException, TimeoutException {
         ensureStateTopic(config);
-        return new KafkaStreams(ProjectorTopology.build(config.partitions()), config.streamsProperties());
+        return new KafkaStreams(
+                ProjectorTopology.build(config.partitions(), config.held()), config.streamsProperties());
     }
 
     /**

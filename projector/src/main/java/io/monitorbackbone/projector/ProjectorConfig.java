@@ -23,6 +23,8 @@ import org.apache.kafka.streams.StreamsConfig;
  *                            {@code min.insync.replicas} of the internal topics and {@code mp.state}
  * @param commitIntervalMs    how often the store is committed, and so how long a change may wait before it reaches
  *                            {@code mp.state} (the cache coalesces a busy monitor's changes in between)
+ * @param held                aggregates each fold task keeps decoded in memory between records (the busiest
+ *                            monitors of its partition); changed ones are written at every commit whatever this is
  * @param topicDiscoveryMs    metadata refresh of the pattern subscription: a new monitor's topic is folded at most
  *                            this long (plus a rebalance) after it is created
  * @param kafka               further Kafka client and Streams properties, passed through as given: every client's
@@ -38,6 +40,7 @@ public record ProjectorConfig(
         int threads,
         Durability durability,
         long commitIntervalMs,
+        int held,
         long topicDiscoveryMs,
         String processingGuarantee,
         Map<String, String> kafka) {
@@ -53,6 +56,9 @@ public record ProjectorConfig(
         }
         if (partitions < 1 || stateTopicPartitions < 1 || threads < 1) {
             throw new IllegalArgumentException("partitions and threads must be at least 1");
+        }
+        if (held < 1) {
+            throw new IllegalArgumentException("MP_PROJECTOR_HELD must be at least 1, not " + held);
         }
         kafka = Map.copyOf(kafka);
     }
@@ -86,6 +92,7 @@ public record ProjectorConfig(
                 integer(env, "MP_PROJECTOR_THREADS", 1),
                 durability,
                 integer(env, "MP_PROJECTOR_COMMIT_INTERVAL_MS", 1000),
+                integer(env, "MP_PROJECTOR_HELD", ProjectorTopology.DEFAULT_HELD),
                 integer(env, "MP_PROJECTOR_TOPIC_DISCOVERY_MS", 2000),
                 env.getOrDefault("MP_PROJECTOR_PROCESSING_GUARANTEE", StreamsConfig.AT_LEAST_ONCE),
                 kafka);
@@ -106,6 +113,7 @@ public record ProjectorConfig(
                 1,
                 durability,
                 100,
+                ProjectorTopology.DEFAULT_HELD,
                 1000,
                 StreamsConfig.AT_LEAST_ONCE,
                 clients.passThrough());

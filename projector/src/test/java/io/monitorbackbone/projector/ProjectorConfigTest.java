@@ -23,6 +23,18 @@ class ProjectorConfigTest {
     }
 
     @Test
+    void theAggregatesAFoldTaskHoldsAreBoundedAndSettable() {
+        assertThat(ProjectorConfig.fromEnv(Map.of()).held()).isEqualTo(ProjectorTopology.DEFAULT_HELD);
+        assertThat(ProjectorConfig.fromEnv(Map.of("MP_PROJECTOR_HELD", "500")).held())
+                .isEqualTo(500);
+        assertThat(ProjectorConfig.hosted("k:9092", "/d", "g", 8, 1).held()).isEqualTo(ProjectorTopology.DEFAULT_HELD);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> ProjectorConfig.fromEnv(Map.of("MP_PROJECTOR_HELD", "0")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("MP_PROJECTOR_HELD");
+    }
+
+    @Test
     void theProjectorAGatewayHostsCommitsOftenAndKeepsItsMemberId() {
         Properties p = ProjectorConfig.hosted("k:9092", "/data/streams/projector-8130", "gateway-8130", 8, 1)
                 .streamsProperties();

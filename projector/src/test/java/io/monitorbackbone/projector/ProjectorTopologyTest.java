@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -54,11 +55,15 @@ class ProjectorTopologyTest {
     }
 
     private TopologyTestDriver driver() {
+        return driver(ProjectorTopology.build(4));
+    }
+
+    private TopologyTestDriver driver(Topology topology) {
         Properties p = new Properties();
         p.put(StreamsConfig.APPLICATION_ID_CONFIG, ProjectorConfig.APPLICATION_ID);
         p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "unused:9092");
         p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        TopologyTestDriver d = new TopologyTestDriver(ProjectorTopology.build(4), p, T0);
+        TopologyTestDriver d = new TopologyTestDriver(topology, p, T0);
         drivers.add(d);
         return d;
     }
@@ -174,6 +179,51 @@ class ProjectorTopologyTest {
     }
 
     @Test
+    void afterEveryCommitTheChangelogAndTheStateTopicHoldTheFoldOfEachLogToTheByte() {
+        // One aggregate held per task and three monitors interleaved: every record but the first of a run reads its
+        // monitor's aggregate back from the store, and every commit (the test driver commits after each record) writes
+        // the changed one out.
+        TopologyTestDriver d = driver(ProjectorTopology.build(1, 1));
+        Monitor gamma = MonitorLogs.monitor("gamma", "{\"owner\":\"agent:owner\"}");
+        List<Monitor> monitors = List.of(alpha, beta, gamma);
+        Map<String, Aggregate> folds = new java.util.HashMap<>();
+        var changelog = d.createOutputTopic(CHANGELOG, new StringDeserializer(), new ByteArrayDeserializer());
+        var state = d.createOutputTopic(
+                ProjectorTopology.STATE_TOPIC, new StringDeserializer(), new ByteArrayDeserializer());
+        for (int i = 0; i < 30; i++) {
+            Monitor m = monitors.get(i % 3 == 2 && i % 5 == 0 ? 0 : i % 3);
+            String body = i % 7 == 3
+                    ? "{\"type\":\"demo.claim.contradiction\",\"subject\":\"s" + (i % 2) + "\"}"
+                    : "{\"type\":\"demo.v\",\"subject\":\"s" + (i % 4) + "\",\"actor\":\"probe:" + (i % 3) + "\"}";
+            TestRecord<String, byte[]> r = publish(m, body, T0.plusSeconds(i));
+            pipe(d, m.id(), r);
+            // The test driver numbers the offsets of a pattern source's topics together: this record's seq is i + 1.
+            long seq = i + 1;
+            Aggregate fold = folds.getOrDefault(m.id(), Aggregate.EMPTY)
+                    .apply(
+                            m.id(),
+                            seq,
+                            io.monitorbackbone.binding.ObservationCodec.decode(
+                                    m.id(), r.headers(), r.value(), r.timestamp()),
+                            r.timestamp());
+            folds.put(m.id(), fold);
+
+            List<TestRecord<String, byte[]>> logged = changelog.readRecordsToList();
+            List<TestRecord<String, byte[]>> published = state.readRecordsToList();
+            assertThat(logged).as("changelog records of commit %d", i).hasSize(1);
+            assertThat(published).as("mp.state records of commit %d", i).hasSize(1);
+            assertThat(logged.get(0).key()).isEqualTo(m.id());
+            assertThat(published.get(0).key()).isEqualTo(m.id());
+            assertThat(new String(logged.get(0).value(), StandardCharsets.UTF_8))
+                    .as("the changelog after record %d", i)
+                    .isEqualTo(new String(fold.toJson(), StandardCharsets.UTF_8));
+            assertThat(published.get(0).value()).isEqualTo(logged.get(0).value());
+            assertThat(published.get(0).timestamp()).isEqualTo(r.timestamp());
+        }
+        assertThat(folds.get("alpha").contradictionsOpen()).isPositive();
+    }
+
+    @Test
     void theSeqIsTheOffsetPlusOneWhateverHeaderAProducerSent() {
         TopologyTestDriver d = driver();
         TestRecord<String, byte[]> forged = publish(alpha, "{\"type\":\"demo.note\"}", T0);
@@ -274,9 +324,10 @@ class ProjectorTopologyTest {
         // The test driver neither keeps its state directory nor restores changelogs: load the store as Kafka Streams
         // would from the changelog, then redeliver the whole log, as a consumer whose offsets were never committed.
         TopologyTestDriver restarted = driver();
-        KeyValueStore<String, ValueAndTimestamp<Aggregate>> store =
-                restarted.getTimestampedKeyValueStore(ProjectorTopology.STORE);
-        changelog.forEach(r -> store.put(r.key(), ValueAndTimestamp.make(r.value(), r.timestamp())));
+        KeyValueStore<String, ValueAndTimestamp<byte[]>> store =
+                FoldStore.of(restarted.getStateStore(ProjectorTopology.STORE)).aggregates();
+        changelog.forEach(
+                r -> store.put(r.key(), ValueAndTimestamp.make(r.value().toJson(), r.timestamp())));
         pipe(restarted, "alpha", log);
 
         Aggregate resumed = latest(states(restarted)).get("alpha");
