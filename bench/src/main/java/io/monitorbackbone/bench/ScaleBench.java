@@ -156,6 +156,11 @@ final class ScaleBench {
         return out;
     }
 
+    private static long stot(Map<String, Map<String, String>> stats, String backend) {
+        String v = stats.getOrDefault(backend, Map.of()).get("stot");
+        return v == null || v.isEmpty() ? 0 : Long.parseLong(v);
+    }
+
     private static double ratio(JsonNode a, JsonNode b) {
         return b.asDouble() == 0 ? Double.NaN : Latencies.round(a.asDouble() / b.asDouble());
     }
@@ -243,15 +248,26 @@ final class ScaleBench {
         Latencies wakes = new Latencies();
         Target a = gateways.get(0);
         Target b = gateways.get(gateways.size() > 1 ? 1 : 0);
-        threads.add(thread("scale-wake", () -> wakeAcross(a, b, wake, wakeSub, w, wakes)));
+        Thread waker = thread("scale-wake", () -> wakeAcross(a, b, wake, wakeSub, w, wakes));
+        threads.add(waker);
         threads.forEach(Thread::start);
 
         Load.sleepUntil(measureFrom);
         Sample s0 = Sample.take(gateways, servers.main(), w);
+        Map<String, Map<String, String>> h0 = lb.stats();
         out.put("load_average_start", Machine.loadAverage());
         Load.sleepUntil(end);
         Sample s1 = Sample.take(gateways, servers.main(), w);
+        Map<String, Map<String, String>> h1 = lb.stats();
         out.put("load_average_end", Machine.loadAverage());
+        // The load goes on until the wake-up rounds are done, so that every round is timed under it.
+        try {
+            waker.join(TimeUnit.MINUTES.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BenchError("interrupted", e);
+        }
+        out.put("wake_rounds_s", Latencies.round((System.nanoTime() - w.from) / 1e9));
         w.running = false;
         for (Thread t : threads) {
             try {
@@ -293,6 +309,8 @@ final class ScaleBench {
             written += wr;
             ObjectNode x = per.addObject();
             x.put("gateway", "gw" + (i + 1));
+            // HAProxy's count of requests it sent this gateway in the window (one connection each).
+            x.put("requests_per_s", Math.round((stot(h1, "gw" + (i + 1)) - stot(h0, "gw" + (i + 1))) / seconds));
             x.put("cpu_s", Latencies.round(cpu));
             x.put("pct_of_one_core", Math.round(cpu / seconds * 1000) / 10.0);
             x.put("idle_pct_of_one_core", Math.round(idleCpu * 1000) / 10.0);
@@ -449,7 +467,7 @@ final class ScaleBench {
         long due = start;
         long i = 0;
         try (BenchClient api = new BenchClient(front)) {
-            while (w.running && System.nanoTime() < w.to) {
+            while (w.running) {
                 Load.sleepUntil(due);
                 long sent = System.nanoTime();
                 if (sent - due > period) {
@@ -510,14 +528,14 @@ final class ScaleBench {
 
     /**
      * From the window's start: a pull parked on {@code b} (straight to it), 100 ms for it to park, one publish straight
-     * to {@code a}; from the publish's answer to the pull's answer. Rounds until done or the window ends.
+     * to {@code a}; from the publish's answer to the pull's answer, in every round after the first few.
      */
     private void wakeAcross(Target a, Target b, BenchClient.Monitor m, BenchClient.Sub s, Window w, Latencies lat) {
         Load.sleepUntil(
                 w.from - TimeUnit.SECONDS.toNanos(Math.min(5, sizes.warm().toSeconds())));
         try (BenchClient onA = new BenchClient(a.base);
                 BenchClient parked = new BenchClient(b.base)) {
-            for (int round = 0; round < sizes.wakeRounds() + WAKE_WARM && w.running; round++) {
+            for (int round = 0; round < sizes.wakeRounds() + WAKE_WARM; round++) {
                 Scenarios.catchUp(onA, s);
                 CompletableFuture<Long> answered = new CompletableFuture<>();
                 CompletableFuture<HttpConn.Response> page = CompletableFuture.supplyAsync(() -> {
