@@ -37,7 +37,7 @@ public final class Bench {
                            measures N only (default 2, the first server being one of them)
               --quick      small counts: a smoke test of the harness and the server, not a measurement
               --base       load this server instead of starting one; --kafka names its broker (needed by 5 with two
-                           gateways, by 8 and by 10); 7 needs servers this run starts
+                           gateways, by 8 and by 10); 7 and 13 need servers this run starts
               --backlog    observations scenario 3 drains (default 100,000; 2,000 with --quick)
               --out        the JSON results (default bench/target/results/<date>-<commit>.json)
               --docs       the Markdown file whose section for this date and commit is added or replaced (default
