@@ -23,17 +23,21 @@ import java.util.stream.Stream;
 public final class Bench {
     static final String USAGE = """
             usage: ./mp bench [--scenarios 1,2,...] [--quick] [--base URL [--kafka HOST:PORT]] [--out FILE]
-                              [--docs FILE | --no-docs] [--server-opts "JVM OPTIONS"] [--jar PATH]
+                              [--docs FILE | --no-docs] [--server-opts "JVM OPTIONS"] [--jar PATH] [--gateways N]
                    ./mp bench --jmh [JMH options]
 
-              --scenarios  which of 1..12 to run (default all): 1 sequential publish, 2 publish over 16 connections,
+              --scenarios  which of 1..13 to run (default all): 1 sequential publish, 2 publish over 16 connections,
                            3 drain, 4 long-poll wake-up, 5 lease claims, 6 small vs large log, 7 memory, 8 raw producer,
                            9 an idle server's CPU (a fresh server left alone, by thread), 10 the Kafka bridge (bridged
                            records/s into 1 and 16 monitors, append to parked pull, against the raw producer's
-                           pipelined rate), 11 batch publish, 12 drain with large pages
+                           pipelined rate), 11 batch publish, 12 drain with large pages, 13 readers over N gateways
+                           behind HAProxy (needs /usr/sbin/haproxy)
+              --gateways   scenario 13 measures 1, 2, ... N gateways (MP_ROLES=gateway) on the first server's broker,
+                           behind HAProxy, in one run (default 3); a comma list (2,3) measures those only; --quick
+                           measures N only (default 2, the first server being one of them)
               --quick      small counts: a smoke test of the harness and the server, not a measurement
               --base       load this server instead of starting one; --kafka names its broker (needed by 5 with two
-                           gateways, by 8 and by 10); 7 needs servers this run starts
+                           gateways, by 8 and by 10); 7 and 13 need servers this run starts
               --backlog    observations scenario 3 drains (default 100,000; 2,000 with --quick)
               --out        the JSON results (default bench/target/results/<date>-<commit>.json)
               --docs       the Markdown file whose section for this date and commit is added or replaced (default
@@ -68,7 +72,7 @@ public final class Bench {
                 .normalize();
         boolean quick = o.containsKey("quick");
         TreeSet<String> which = new TreeSet<>(List.of(
-                o.getOrDefault("scenarios", "1,2,3,4,5,6,7,8,9,10,11,12").split(",")));
+                o.getOrDefault("scenarios", "1,2,3,4,5,6,7,8,9,10,11,12,13").split(",")));
         String commit = Machine.commit(root);
         String date = LocalDate.now().toString();
         String id = date + "-" + (commit.isEmpty() ? "unknown" : commit) + (quick ? "-quick" : "");
@@ -117,6 +121,7 @@ public final class Bench {
         boolean failed = false;
         try (Servers servers = new Servers(jar, jvm, base, o.get("kafka"))) {
             Scenarios s = new Scenarios(sizes, runTag, servers);
+            servers.keepSecond(quick && which.contains("13"));
             Map<String, Supplier<ObjectNode>> plan = new LinkedHashMap<>();
             plan.put("1", s::sequentialPublish);
             plan.put("2", s::parallelPublish);
@@ -130,6 +135,16 @@ public final class Bench {
             plan.put("7", s::memory);
             plan.put("9", s::idle);
             plan.put("10", () -> bridge(servers, sizes, runTag, scenarios));
+            List<Integer> counts = gatewayCounts(o.get("gateways"), quick);
+            plan.put(
+                    "13",
+                    () -> new ScaleBench(
+                                    quick ? ScaleBench.Sizes.quick() : ScaleBench.Sizes.full(),
+                                    runTag,
+                                    servers,
+                                    counts,
+                                    quick)
+                            .run());
             for (Map.Entry<String, Supplier<ObjectNode>> e : plan.entrySet()) {
                 if (!which.contains(e.getKey())) {
                     continue;
@@ -221,6 +236,32 @@ public final class Bench {
         return new BridgeBench(sizes, runTag, t, bytes).run();
     }
 
+    /**
+     * Scenario 13's numbers of gateways: {@code N} is 1 to N (default 3), a comma list is those; with {@code --quick}
+     * only N (default 2).
+     */
+    static List<Integer> gatewayCounts(String option, boolean quick) {
+        List<Integer> counts = new ArrayList<>();
+        try {
+            if (option != null && option.contains(",")) {
+                for (String n : option.split(",")) {
+                    counts.add(Integer.parseInt(n.trim()));
+                }
+            } else {
+                int n = option == null ? (quick ? 2 : 3) : Integer.parseInt(option.trim());
+                for (int i = quick ? n : 1; i <= n; i++) {
+                    counts.add(i);
+                }
+            }
+        } catch (NumberFormatException e) {
+            throw new BenchError("--gateways takes a number or a comma list of numbers, not " + option + "\n" + USAGE);
+        }
+        if (counts.isEmpty() || counts.stream().anyMatch(n -> n < 1 || n > 16)) {
+            throw new BenchError("--gateways: between 1 and 16 gateways, not " + option + "\n" + USAGE);
+        }
+        return counts;
+    }
+
     /** The size of the record scenario 8 copies (key, headers and value of a publish): what it measured every run. */
     static final int RECORD_BYTES = 572;
 
@@ -280,7 +321,8 @@ public final class Bench {
             }
         }
         List<String> known = new ArrayList<>(flags);
-        known.addAll(List.of("backlog", "scenarios", "base", "kafka", "out", "docs", "server-opts", "jar", "root"));
+        known.addAll(List.of(
+                "backlog", "scenarios", "base", "kafka", "out", "docs", "server-opts", "jar", "root", "gateways"));
         for (String k : o.keySet()) {
             if (!known.contains(k)) {
                 throw new BenchError("unknown option --" + k + "\n" + USAGE);

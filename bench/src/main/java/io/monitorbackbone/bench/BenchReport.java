@@ -241,6 +241,20 @@ final class BenchReport {
                                 + x.get("latency").get("after_append_acked_n").asInt() + " rounds",
                 x -> "",
                 x -> null);
+        for (int i = 0; i < s.path("13").path("cases").size(); i++) {
+            int at = i;
+            row(
+                    out,
+                    s,
+                    "13",
+                    "readers over " + s.at("/13/cases/" + i + "/gateways").asInt() + " gateway(s) behind HAProxy, "
+                            + s.at("/13/readers").asInt() + " readers, "
+                            + s.at("/13/monitors").asInt()
+                            + " monitors, " + s.at("/13/publishes_per_s_target").asInt() + " publishes/s",
+                    x -> scaleCells(x.get("cases").get(at)),
+                    x -> "CPU per delivered and bytes per gateway flat in N",
+                    x -> null);
+        }
         out.add("");
         out.add("CPU seconds spent during the timed windows (2 cores give 2 s per second):");
         out.add("");
@@ -253,11 +267,35 @@ final class BenchReport {
         cpu(out, s, "11", "11 batches of 100", s.path("11").path("batch_100"));
         cpu(out, s, "11", "11 batches of 1000", s.path("11").path("batch_1000"));
         cpu(out, s, "12", "12 drain limit=5000 large_pages", s.path("12").path("limit_5000_large_pages"));
+        for (JsonNode c : s.path("13").path("cases")) {
+            out.add("| 13 " + c.get("gateways").asInt() + " gateway(s) | "
+                    + fmt(c.get("window_s").asDouble()) + " | "
+                    + fmt(c.get("client_cpu_s").asDouble()) + " | "
+                    + fmt(c.get("gateway_cpu_s").asDouble())
+                    + " (gateways) + " + fmt(c.get("core_cpu_s").asDouble()) + " (broker, projector, leases) |");
+        }
         cpu(out, s, "10", "10 raw producer, pipelined", s.path("10").path("raw_pipelined"));
         cpu(out, s, "10", "10 bridge, one monitor", s.path("10").path("one_monitor"));
         cpu(out, s, "10", "10 bridge, 16 monitors", s.path("10").path("16_monitors"));
         out.add("<!-- /bench-run -->");
         return String.join("\n", out) + "\n";
+    }
+
+    /** One case of scenario 13: what the readers got, how fast, and what each gateway cost. */
+    private static String scaleCells(JsonNode c) {
+        return n(c, "delivered_obs_per_s") + " delivered obs/s (" + n(c, "published_per_s") + " published/s × readers: "
+                + n(c, "delivered_expected_per_s") + "); pull (`wait=0`) " + ms(c, "pull_p50_ms") + " p50, "
+                + ms(c, "pull_p99_ms") + " p99; publish sent → reader " + ms(c, "delivery_p50_ms") + " p50, "
+                + ms(c, "delivery_p99_ms") + " p99; publish on gw1 → parked pull on gw"
+                + (c.get("gateways").asInt() > 1 ? 2 : 1) + " " + ms(c, "wake_across_p50_ms") + " p50, "
+                + ms(c, "wake_across_p99_ms") + " p99; gateway CPU per delivered "
+                + fmt(c.get("gateway_cpu_us_per_delivered").asDouble()) + " µs ("
+                + fmt(c.get("gateway_cpu_us_per_delivered_to_first").asDouble()) + "× the first case), above idle "
+                + fmt(c.get("gateway_cpu_above_idle_us_per_delivered").asDouble()) + " µs ("
+                + fmt(c.get("gateway_cpu_above_idle_us_per_delivered_to_first").asDouble())
+                + "×); broker → each gateway " + n(c, "incoming_bytes_per_gateway_per_s") + " B/s, "
+                + n(c, "incoming_bytes_per_gateway_per_published") + " B per published observation ("
+                + fmt(c.get("incoming_bytes_per_gateway_per_published_to_first").asDouble()) + "×)";
     }
 
     /** Each window's share of one core and its three busiest thread groups. */

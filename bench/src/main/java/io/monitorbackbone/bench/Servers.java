@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The servers a run uses, started when first needed and all stopped at the end: the main one (or {@code --base}), a
@@ -95,20 +96,48 @@ final class Servers implements AutoCloseable {
         return new Pair(allInOne, start(allInOne));
     }
 
+    /**
+     * A gateway alone ({@code MP_ROLES=gateway}) on the main server's broker, as a cluster's gateways run: the main
+     * server keeps the broker, the projector and the leases service. Null when that broker is not known.
+     */
+    Target gatewayOnly() {
+        if (base != null || main().kafka == null) {
+            return null;
+        }
+        return start(main(), Map.of("MP_ROLES", "gateway"));
+    }
+
     List<String> jvmOptions() {
         return jvmOptions;
     }
 
     private Target start(Target shared) {
-        Target t = Target.start(jar, jvmOptions, shared);
+        return start(shared, Map.of());
+    }
+
+    private Target start(Target shared, Map<String, String> env) {
+        Target t = Target.start(jar, jvmOptions, shared, env);
         synchronized (started) {
             started.add(t);
         }
         return t;
     }
 
+    private boolean keepSecond;
+
+    /**
+     * While kept, {@link #stop} leaves the second gateway running: a quick run keeps scenario 5's for scenario 13, which
+     * saves a start.
+     */
+    synchronized void keepSecond(boolean keep) {
+        keepSecond = keep;
+    }
+
     /** Stops a server started for one scenario as soon as that scenario is done. */
-    void stop(Target t) {
+    synchronized void stop(Target t) {
+        if (t == second && keepSecond) {
+            return;
+        }
         if (t != main && t.started()) {
             t.close();
             if (t == second) {

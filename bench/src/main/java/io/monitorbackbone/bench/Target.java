@@ -41,10 +41,16 @@ final class Target implements AutoCloseable {
 
     /** The packaged gateway with its embedded broker, or on {@code shared}'s broker when that is not null. */
     static Target start(Path jar, List<String> jvmOptions, Target shared) {
+        return start(jar, jvmOptions, shared, Map.of());
+    }
+
+    /** As {@link #start(Path, List, Target)}, with more environment (e.g. {@code MP_ROLES}). */
+    static Target start(Path jar, List<String> jvmOptions, Target shared, Map<String, String> env) {
         ServerProcess.Builder b = ServerProcess.builder().jar(jar).jvmOptions(jvmOptions);
         if (shared != null) {
             b.env(shared.kafkaEnv);
         }
+        b.env(env);
         ServerProcess p = b.start();
         return shared != null
                 ? new Target(p.baseUri(), shared.kafka, shared.kafkaEnv, p)
@@ -57,6 +63,16 @@ final class Target implements AutoCloseable {
 
     long pid() {
         return process.pid();
+    }
+
+    /** The management interface ({@code /q/metrics}, {@code /q/health/ready}); null for a server given with --base. */
+    URI management() {
+        return process == null ? null : process.managementUri();
+    }
+
+    /** The HTTP port the server's API listens on. */
+    int port() {
+        return base.getPort();
     }
 
     /** VmRSS and VmHWM of the server's JVM in MiB. */

@@ -41,7 +41,7 @@ class BenchQuickIT {
         JsonNode s = r.get("scenarios");
         assertThat(s.fieldNames())
                 .toIterable()
-                .containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12");
+                .containsExactlyInAnyOrder("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13");
         List<String> numbers = List.of(
                 "/1/p50_ms",
                 "/1/p99_ms",
@@ -72,7 +72,26 @@ class BenchQuickIT {
                 "/10/16_monitors/records_per_s",
                 "/10/16_monitors/to_raw_pipelined_pct",
                 "/10/latency/after_append_acked_p50_ms",
-                "/10/latency/after_append_acked_p99_ms");
+                "/10/latency/after_append_acked_p99_ms",
+                "/13/cases/0/published_per_s",
+                "/13/cases/0/delivered_obs_per_s",
+                "/13/cases/0/publish_p50_ms",
+                "/13/cases/0/delivery_p50_ms",
+                "/13/cases/0/delivery_p99_ms",
+                "/13/cases/0/pull_p50_ms",
+                "/13/cases/0/pull_p99_ms",
+                "/13/cases/0/wake_across_p50_ms",
+                "/13/cases/0/wake_across_p99_ms",
+                "/13/cases/0/gateway_cpu_us_per_delivered",
+                "/13/cases/0/incoming_bytes_per_gateway_per_s",
+                "/13/cases/0/incoming_bytes_per_gateway_per_published",
+                "/13/cases/0/table_fetched_bytes_per_gateway_per_s",
+                "/13/cases/0/per_gateway/0/requests_per_s",
+                "/13/cases/0/per_gateway/1/requests_per_s",
+                "/13/cases/0/per_gateway/0/cpu_s",
+                "/13/cases/0/per_gateway/1/cpu_s",
+                "/13/cases/0/per_gateway/0/incoming_bytes_per_s",
+                "/13/cases/0/per_gateway/1/incoming_bytes_per_s");
         for (String pointer : numbers) {
             JsonNode v = s.at(pointer);
             assertThat(v.isNumber()).as(pointer + " in " + s.toPrettyString()).isTrue();
@@ -83,12 +102,19 @@ class BenchQuickIT {
                 .isGreaterThan(200);
         assertThat(s.at("/12/limit_200/largest_page").asInt()).isEqualTo(200);
         assertThat(BenchReport.markdown(r))
-                .contains("| 8 |", "| 9 |", "| 10 |", "| 11 |", "| 12 |")
+                .contains("| 8 |", "| 9 |", "| 10 |", "| 11 |", "| 12 |", "| 13 |")
                 .doesNotContain("failed");
         // The idle window's CPU is split by thread, the broker's threads among them (it runs in the server's JVM).
         assertThat(s.at("/9/windows/0/cpu_s_by_thread").size())
                 .as(s.toPrettyString())
                 .isPositive();
         assertThat(s.at("/10/latency/after_append_acked_n").asInt()).isPositive();
+        // 13, as a quick run does it: two gateways behind HAProxy, both of them sent requests and reading from Kafka.
+        assertThat(s.at("/13/cases").size()).as(s.at("/13").toPrettyString()).isEqualTo(1);
+        assertThat(s.at("/13/cases/0/gateways").asInt()).isEqualTo(2);
+        assertThat(s.at("/13/cases/0/per_gateway").size()).isEqualTo(2);
+        assertThat(s.at("/13/cases/0/wake_across_n").asInt())
+                .as("every round of publish on one gateway, wake on the other")
+                .isEqualTo(ScaleBench.Sizes.quick().wakeRounds());
     }
 }
