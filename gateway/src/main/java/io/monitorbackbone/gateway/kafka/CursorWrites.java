@@ -57,7 +57,7 @@ final class CursorWrites {
             }
             if (System.nanoTime() > deadline) {
                 throw new ServerFault(
-                        "the cursor table of subscription " + subscriptionId + " kept changing; retry", null);
+                        "the cursor table of subscription " + subscriptionId + " kept changing", null);
             }
             written = writer.putRecord(Topics.CURSORS, subscriptionId, uncarried);
         }

@@ -104,7 +104,7 @@ final class Access {
     Cursor cursorOf(String subscriptionId) {
         Cursor c = tables.cursor(subscriptionId);
         if (c == null) {
-            throw new ServerFault("this gateway has not yet read the subscription's cursor; retry", null);
+            throw new ServerFault("this gateway has not yet read the subscription's cursor", null);
         }
         return c;
     }
