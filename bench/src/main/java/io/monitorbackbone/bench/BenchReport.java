@@ -221,7 +221,18 @@ final class BenchReport {
                                     + " µs server CPU per record (raw: "
                                     + fmt(x.get("raw_pipelined")
                                             .path("server_cpu_us_per_record")
-                                            .asDouble(Double.NaN)) + ")",
+                                            .asDouble(Double.NaN)) + "); folded into mp.state at "
+                                    + String.format(
+                                            Locale.ROOT,
+                                            "%,d",
+                                            x.get(part)
+                                                    .path("folded_records_per_s")
+                                                    .asLong())
+                                    + "/s, "
+                                    + fmt(x.get(part)
+                                            .path("server_cpu_us_per_record_to_folded")
+                                            .asDouble(Double.NaN))
+                                    + " µs per record until then",
                     x -> "≥ 50% of the raw pipelined rate",
                     x -> x.has("skipped")
                             ? null

@@ -153,7 +153,8 @@ final class BridgeBench {
         }
         out.put("monitors", count);
         out.put("records", total);
-        try (LogWatch watch = new LogWatch(t.kafka, logs)) {
+        try (LogWatch watch = new LogWatch(t.kafka, logs);
+                StateWatch states = new StateWatch(t.kafka)) {
             int warm = sizes.bridgeWarm();
             long w0 = System.nanoTime();
             watch.expect(0, warm);
@@ -182,6 +183,15 @@ final class BridgeBench {
             out.put("client_cpu_s", Latencies.round(client));
             out.put("server_cpu_s", Latencies.round(server));
             out.put("server_cpu_us_per_record", Latencies.round(server * 1e6 / total));
+            // The records are in the logs; the projector may still be folding them. Until every monitor's state in
+            // mp.state is at its log's last seq, the server's CPU goes on counting, so a fold that lags shows in it.
+            long foldedAt = states.await(watch.lastSeqs(), "every bridged record folded into mp.state");
+            double serverFolded = t.cpuSeconds() - s0;
+            double foldedSeconds = (foldedAt - t0) / 1e9;
+            out.put("folded_s", Latencies.round(foldedSeconds));
+            out.put("folded_records_per_s", Math.round(total / foldedSeconds));
+            out.put("server_cpu_s_to_folded", Latencies.round(serverFolded));
+            out.put("server_cpu_us_per_record_to_folded", Latencies.round(serverFolded * 1e6 / total));
             out.put("other_rows", watch.other.get());
             // A rejected or undecodable row means the mapping refused the bench's records: then no bridged rate.
             out.put("errors", errors + watch.other.get());
@@ -296,6 +306,7 @@ final class BridgeBench {
     private static final class LogWatch implements AutoCloseable {
         private final KafkaConsumer<byte[], byte[]> consumer;
         private final Map<String, long[]> counts = new HashMap<>();
+        private final Map<String, Long> lastOffsets = new HashMap<>();
         private final Thread thread;
         private volatile boolean running = true;
         private final AtomicReference<RuntimeException> failure = new AtomicReference<>();
@@ -328,6 +339,9 @@ final class BridgeBench {
             try {
                 while (running) {
                     for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(50))) {
+                        synchronized (this) {
+                            lastOffsets.merge(r.topic(), r.offset(), Math::max);
+                        }
                         String type = header(r, "ce_type");
                         if (BenchClient.TYPE.equals(type)) {
                             long now = System.nanoTime();
@@ -358,6 +372,13 @@ final class BridgeBench {
             this.to = to;
             this.firstAt = 0;
             this.lastAt = 0;
+        }
+
+        /** Each monitor's last seq read so far (its last record's offset + 1), by monitor id. */
+        synchronized Map<String, Long> lastSeqs() {
+            Map<String, Long> out = new HashMap<>();
+            lastOffsets.forEach((topic, offset) -> out.put(Topics.monitorOf(topic), offset + 1));
+            return out;
         }
 
         /** Waits until every log holds its expected rows; returns when the first and the last of them came in. */
@@ -391,6 +412,51 @@ final class BridgeBench {
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
+            consumer.close();
+        }
+    }
+
+    /** A reader of {@code mp.state} in the bench's JVM: each monitor's {@code last_seq} as the projector publishes it. */
+    private static final class StateWatch implements AutoCloseable {
+        private final KafkaConsumer<String, byte[]> consumer;
+        private final Map<String, Long> lastSeq = new HashMap<>();
+
+        StateWatch(Map<String, String> kafka) {
+            Map<String, Object> c = new HashMap<>(kafka);
+            c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+            c.put(ConsumerConfig.CLIENT_ID_CONFIG, "mp-bench-state-watch");
+            consumer = new KafkaConsumer<>(
+                    c, new org.apache.kafka.common.serialization.StringDeserializer(), new ByteArrayDeserializer());
+            List<TopicPartition> tps = consumer.partitionsFor(Topics.STATE).stream()
+                    .map(p -> new TopicPartition(p.topic(), p.partition()))
+                    .toList();
+            consumer.assign(tps);
+            consumer.seekToBeginning(tps);
+        }
+
+        /** Polls until every named monitor's state is at or past its seq; returns when it saw the last of them. */
+        long await(Map<String, Long> targets, String what) {
+            long until = System.nanoTime() + GENEROUS.toNanos();
+            while (System.nanoTime() < until) {
+                for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(20))) {
+                    if (r.value() != null && targets.containsKey(r.key())) {
+                        lastSeq.merge(
+                                r.key(),
+                                io.monitorbackbone.protocol.Json.read(r.value())
+                                        .path("last_seq")
+                                        .asLong(),
+                                Math::max);
+                    }
+                }
+                if (targets.entrySet().stream().allMatch(e -> lastSeq.getOrDefault(e.getKey(), 0L) >= e.getValue())) {
+                    return System.nanoTime();
+                }
+            }
+            throw new BenchError(what + ": not within " + GENEROUS + " (" + lastSeq + " of " + targets + ")");
+        }
+
+        @Override
+        public void close() {
             consumer.close();
         }
     }

@@ -56,8 +56,7 @@ final class CursorWrites {
                 return;
             }
             if (System.nanoTime() > deadline) {
-                throw new ServerFault(
-                        "the cursor table of subscription " + subscriptionId + " kept changing", null);
+                throw new ServerFault("the cursor table of subscription " + subscriptionId + " kept changing", null);
             }
             written = writer.putRecord(Topics.CURSORS, subscriptionId, uncarried);
         }

@@ -244,8 +244,7 @@ public final class Follower extends ConsumerLoop {
                 while (applied.getOrDefault(end.getKey(), 0L) < end.getValue()) {
                     long left = deadline - System.nanoTime();
                     if (left <= 0) {
-                        throw new io.monitorbackbone.protocol.ServerFault(
-                                "this gateway is behind on " + table, null);
+                        throw new io.monitorbackbone.protocol.ServerFault("this gateway is behind on " + table, null);
                     }
                     try {
                         progress.wait(Math.max(1, left / 1_000_000));
