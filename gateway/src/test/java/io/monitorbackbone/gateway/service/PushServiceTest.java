@@ -75,6 +75,15 @@ class PushServiceTest {
         };
     }
 
+    /** The payload of the first lease row of m1's log: the push's dead letter. */
+    private JsonNode deadLetter() {
+        return world.log.records("m1").stream()
+                .filter(r -> r.type().equals("ai.mentu.monitor.lease"))
+                .map(r -> r.data().get("payload"))
+                .findFirst()
+                .orElseThrow();
+    }
+
     private long cursor(String id) {
         return world.tables.cursor(id).cursor();
     }
@@ -142,11 +151,7 @@ class PushServiceTest {
         assertThat(run(s[0], sender)).isNull();
 
         assertThat(bodies).extracting(b -> b.get("id").asLong()).containsExactly(poison, poison, fine);
-        JsonNode dead = world.log.records("m1").stream()
-                .filter(r -> r.type().equals("ai.mentu.monitor.lease"))
-                .map(r -> r.data().get("payload"))
-                .findFirst()
-                .orElseThrow();
+        JsonNode dead = deadLetter();
         assertThat(dead.get("dead_letter").asBoolean()).isTrue();
         assertThat(dead.get("seq").asLong()).isEqualTo(poison);
         assertThat(dead.get("attempts").asInt()).isEqualTo(2);
@@ -198,11 +203,7 @@ class PushServiceTest {
         assertThat(run(s[0], answering(() -> 200))).isNull();
 
         assertThat(sent).as("nothing is sent to a refused sink").isEmpty();
-        JsonNode dead = world.log.records("m1").stream()
-                .filter(r -> r.type().equals("ai.mentu.monitor.lease"))
-                .map(r -> r.data().get("payload"))
-                .findFirst()
-                .orElseThrow();
+        JsonNode dead = deadLetter();
         assertThat(dead.get("dead_letter").asBoolean()).isTrue();
         assertThat(dead.get("seq").asLong()).isEqualTo(seq);
         assertThat(dead.toString()).contains("sink refused").contains("10.0.0.7");
