@@ -31,12 +31,19 @@ public final class Http {
             .connectTimeout(TIMEOUT)
             .build();
     private final URI base;
+    private final Duration timeout;
 
     /** {@code json} is null when the body is empty or not JSON. */
     public record Response(int status, JsonNode json, String body, HttpHeaders headers) {}
 
     public Http(URI base) {
+        this(base, TIMEOUT);
+    }
+
+    /** A client whose requests may take up to {@code timeout} to be answered (60 s for the others). */
+    public Http(URI base, Duration timeout) {
         this.base = base;
+        this.timeout = timeout;
     }
 
     public URI base() {
@@ -61,7 +68,7 @@ public final class Http {
 
     public Response request(String method, String path, String body, Map<String, String> headers) {
         HttpRequest.Builder request = HttpRequest.newBuilder(base.resolve(path))
-                .timeout(TIMEOUT)
+                .timeout(timeout)
                 .method(
                         method,
                         body == null
