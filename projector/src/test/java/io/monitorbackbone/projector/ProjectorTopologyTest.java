@@ -36,6 +36,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class ProjectorTopologyTest {
+    /** {@code mp.state} and the changelog hold the aggregate's JSON. */
+    private static final org.apache.kafka.common.serialization.Deserializer<Aggregate> AGGREGATES =
+            (topic, bytes) -> bytes == null ? null : Aggregate.fromJson(bytes);
+
     private static final String CHANGELOG =
             ProjectorConfig.APPLICATION_ID + "-" + ProjectorTopology.STORE + "-changelog";
     private static final String REPARTITION =
@@ -78,10 +82,7 @@ class ProjectorTopologyTest {
     }
 
     private static List<TestRecord<String, Aggregate>> states(TopologyTestDriver d) {
-        return d.createOutputTopic(
-                        ProjectorTopology.STATE_TOPIC,
-                        new StringDeserializer(),
-                        AggregateSerde.create().deserializer())
+        return d.createOutputTopic(ProjectorTopology.STATE_TOPIC, new StringDeserializer(), AGGREGATES)
                 .readRecordsToList();
     }
 
@@ -315,9 +316,7 @@ class ProjectorTopologyTest {
         TopologyTestDriver first = driver();
         pipe(first, "alpha", log.subList(0, 7));
         List<TestRecord<String, Aggregate>> changelog = first.createOutputTopic(
-                        CHANGELOG,
-                        new StringDeserializer(),
-                        AggregateSerde.create().deserializer())
+                        CHANGELOG, new StringDeserializer(), AGGREGATES)
                 .readRecordsToList();
         first.close();
         drivers.remove(first);
