@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Objects;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -32,6 +33,7 @@ import org.slf4j.LoggerFactory;
  */
 final class LeaseProcessor implements Processor<String, LeaseInput, String, LeaseOutput> {
     private static final Logger LOGGER = LoggerFactory.getLogger(LeaseProcessor.class);
+    /** Sweeps are at least this far apart, and a lease's expiry is acted on at most this late (plus a poll). */
     static final Duration SWEEP_INTERVAL = Duration.ofSeconds(1);
 
     private final String obsPrefix;
@@ -39,6 +41,14 @@ final class LeaseProcessor implements Processor<String, LeaseInput, String, Leas
     private KeyValueStore<String, LeaseState> leases;
     /** {@code <20-digit expiry millis>\0<lease key>} → lease key: held leases in deadline order. */
     private KeyValueStore<String, String> deadlines;
+    /**
+     * The one scheduled sweep, if any, and the wall-clock time it is for. A sweep is a punctuation, and after every
+     * punctuation Kafka Streams commits: under exactly-once a transaction, even when the sweep found nothing. So the
+     * task sweeps when a deadline has passed, not every second: with no lease held it does not sweep at all.
+     */
+    private Cancellable sweeping;
+
+    private long sweepAt = Long.MAX_VALUE;
 
     LeaseProcessor(String obsPrefix) {
         this.obsPrefix = obsPrefix;
@@ -49,7 +59,8 @@ final class LeaseProcessor implements Processor<String, LeaseInput, String, Leas
         this.context = context;
         this.leases = context.getStateStore(LeaseTopology.LEASE_STORE);
         this.deadlines = context.getStateStore(LeaseTopology.DEADLINE_STORE);
-        context.schedule(SWEEP_INTERVAL, PunctuationType.WALL_CLOCK_TIME, this::sweep);
+        // Once after the task starts here: it may hold deadlines that passed while no process had it.
+        sweepAt(context.currentSystemTimeMs() + SWEEP_INTERVAL.toMillis());
     }
 
     @Override
@@ -111,6 +122,32 @@ final class LeaseProcessor implements Processor<String, LeaseInput, String, Leas
                 deadlines.delete(entry.key);
             }
         }
+        sweeping.cancel();
+        sweeping = null;
+        sweepAt = Long.MAX_VALUE;
+        try (KeyValueIterator<String, String> it = deadlines.all()) {
+            if (it.hasNext()) {
+                sweepAfter(Long.parseLong(it.next().key.substring(0, 20)));
+            }
+        }
+    }
+
+    /** Makes sure a sweep comes after {@code deadlineMs} (an expiry is a deadline passed) and not sooner than due. */
+    private void sweepAfter(long deadlineMs) {
+        sweepAt(Math.max(deadlineMs + 1, context.currentSystemTimeMs() + SWEEP_INTERVAL.toMillis()));
+    }
+
+    /** Schedules the sweep for {@code atMs}, unless one is scheduled already no later. */
+    private void sweepAt(long atMs) {
+        if (sweeping != null && sweepAt <= atMs) {
+            return;
+        }
+        if (sweeping != null) {
+            sweeping.cancel();
+        }
+        long delay = Math.max(1, atMs - context.currentSystemTimeMs());
+        sweeping = context.schedule(Duration.ofMillis(delay), PunctuationType.WALL_CLOCK_TIME, this::sweep);
+        sweepAt = atMs;
     }
 
     private void apply(String key, LeaseState current, LeaseDecision decision, Instant now) {
@@ -150,6 +187,7 @@ final class LeaseProcessor implements Processor<String, LeaseInput, String, Leas
         }
         if (is != null) {
             deadlines.put(is, key);
+            sweepAfter(after.lease().expires().toEpochMilli());
         }
     }
 

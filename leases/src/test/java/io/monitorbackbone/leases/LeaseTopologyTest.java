@@ -303,6 +303,45 @@ class LeaseTopologyTest {
     }
 
     @Test
+    void aLeaseClaimedLongAfterTheLastSweepStillExpiresAtItsDeadline() {
+        publish(W1, "build-1");
+        // Nothing held: the sweep after the task's start found nothing and none is scheduled since.
+        driver.advanceWallClockTime(Duration.ofMinutes(5));
+        send(command(W1, A, "claim", "{\"subject\":\"build-1\",\"lease_duration_seconds\":30}", false));
+        drainOutputs(W1);
+
+        driver.advanceWallClockTime(Duration.ofSeconds(30));
+        assertThat(log(W1).isEmpty())
+                .as("the deadline itself is still inside the lease")
+                .isTrue();
+        driver.advanceWallClockTime(Duration.ofSeconds(1));
+
+        assertThat(payload(singleRow(W1)).get("action").asText()).isEqualTo("expired");
+        assertThat(leaseState(W1, "build-1").lease().holder()).isNull();
+    }
+
+    @Test
+    void aRenewedLeaseIsSweptAtItsNewDeadlineAndAnEarlierClaimElsewhereAtItsOwn() {
+        publish(W1, "build-1");
+        publish(W1, "build-2");
+        send(command(W1, A, "claim", "{\"subject\":\"build-1\",\"lease_duration_seconds\":30}", false));
+        driver.advanceWallClockTime(Duration.ofSeconds(10));
+        send(command(W1, A, "renew", "{\"subject\":\"build-1\",\"lease_duration_seconds\":60}", true));
+        // Due before the sweep the renewal scheduled (at 70 s): it moves the sweep earlier.
+        send(command(W1, B, "claim", "{\"subject\":\"build-2\",\"lease_duration_seconds\":5}", false));
+        drainOutputs(W1);
+
+        driver.advanceWallClockTime(Duration.ofSeconds(6));
+        assertThat(rows(W1)).extracting(r -> payload(r).get("subject").asText()).containsExactly("build-2");
+        driver.advanceWallClockTime(Duration.ofSeconds(14));
+        assertThat(log(W1).isEmpty())
+                .as("build-1's first deadline (30 s) was moved to 70 s")
+                .isTrue();
+        driver.advanceWallClockTime(Duration.ofSeconds(41));
+        assertThat(rows(W1)).extracting(r -> payload(r).get("subject").asText()).containsExactly("build-1");
+    }
+
+    @Test
     void theSweepLeavesLiveAndFreeLeasesAlone() {
         publish(W1, "build-1");
         publish(W1, "build-2");
