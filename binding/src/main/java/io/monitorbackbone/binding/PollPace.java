@@ -1,4 +1,4 @@
-package io.monitorbackbone.leases;
+package io.monitorbackbone.binding;
 
 import java.time.Duration;
 import java.util.Map;
@@ -13,16 +13,20 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.KafkaClientSupplier;
 
 /**
- * How long the stream thread's poll may wait. Streams commits only between polls, so after a poll that returned
- * commands a long poll would hold their decided replies back (they are visible only once the transaction commits);
- * with nothing read, a short poll only spins. So the thread polls for {@code busyMs} from the moment a poll returned
- * records until the commit interval has passed once more (then the commit that makes those replies visible has run),
- * and for the configured {@code poll.ms} ({@link #IDLE_POLL_MS}) otherwise. A poll returns as soon as records arrive
- * either way: the long wait costs a command nothing, only the empty loop turns of an idle server.
+ * How long a Kafka Streams thread's poll may wait. Streams commits only between polls, so after a poll that returned
+ * records a long poll would hold back what their processing wrote (the leases' decided replies, visible only once the
+ * transaction commits; the projector's folds, written when the commit flushes its store): with nothing read, a short
+ * poll only spins. So the thread polls for {@code busyMs} from the moment a poll returned records until the commit
+ * interval has passed once more (then the commit that makes their output visible has run), and for the configured
+ * {@code poll.ms} otherwise. A poll returns as soon as records arrive either way: the long wait costs a record
+ * nothing, only the empty loop turns of an idle server. The leases and the projector use it
+ * ({@link Supplier} as their client supplier, {@link #idlePollMs} as their {@code poll.ms}).
  */
-final class PollPace {
-    /** The stream thread's poll while nothing was read lately; the wall-clock sweep runs at most this late. */
-    static final long IDLE_POLL_MS = 250;
+public final class PollPace {
+    /**
+     * The leases service's poll while nothing was read lately: its wall-clock sweep runs at most this late.
+     */
+    public static final long IDLE_POLL_MS = 250;
 
     private final long busyMs;
     private final long busyForNanos;
@@ -37,8 +41,13 @@ final class PollPace {
     }
 
     /** The poll of a thread that just read something: the commit interval, between 1 and 100 ms. */
-    static long busyPollMs(long commitIntervalMs) {
+    public static long busyPollMs(long commitIntervalMs) {
         return Math.max(1, Math.min(100, commitIntervalMs));
+    }
+
+    /** The {@code poll.ms} to configure: {@code idleMs}, and never shorter than a busy poll. */
+    public static long idlePollMs(long idleMs, long commitIntervalMs) {
+        return Math.max(idleMs, busyPollMs(commitIntervalMs));
     }
 
     /** The wait for a poll that Streams asked to wait {@code asked}. */
@@ -57,11 +66,12 @@ final class PollPace {
         }
     }
 
-    /** The clients of the leases app: its main consumer polls at this pace; everything else as Streams makes it. */
-    static final class Supplier implements KafkaClientSupplier {
+    /** The clients of a Streams app: its main consumer polls at this pace; everything else as Streams makes it. */
+    public static final class Supplier implements KafkaClientSupplier {
         private final long commitIntervalMs;
 
-        Supplier(long commitIntervalMs) {
+        /** @param commitIntervalMs the app's {@code commit.interval.ms} */
+        public Supplier(long commitIntervalMs) {
             this.commitIntervalMs = commitIntervalMs;
         }
 

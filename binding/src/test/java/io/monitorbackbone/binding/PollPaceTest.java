@@ -1,12 +1,9 @@
-package io.monitorbackbone.leases;
+package io.monitorbackbone.binding;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.time.Duration;
-import org.apache.kafka.streams.StreamsConfig;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 class PollPaceTest {
     private static final long MS = 1_000_000L;
@@ -44,13 +41,5 @@ class PollPaceTest {
         assertThat(pace.next(ASKED, t + 999 * MS)).isEqualTo(Duration.ofMillis(100));
         assertThat(pace.next(ASKED, t + 1_099 * MS)).isEqualTo(Duration.ofMillis(100));
         assertThat(pace.next(ASKED, t + 1_100 * MS)).isEqualTo(ASKED);
-    }
-
-    @Test
-    void theStreamThreadIsAskedToWaitTheIdlePollNotTheCommitInterval(@TempDir Path state) {
-        var config = LeaseApp.config(new LeaseApp.Settings("broker:9092", state, "leases-0", 3, (short) 1, 10));
-
-        assertThat(config).containsEntry(StreamsConfig.POLL_MS_CONFIG, PollPace.IDLE_POLL_MS);
-        assertThat(PollPace.IDLE_POLL_MS).isGreaterThanOrEqualTo(250);
     }
 }

@@ -2,6 +2,7 @@ package io.monitorbackbone.leases;
 
 import io.monitorbackbone.binding.Durability;
 import io.monitorbackbone.binding.KafkaClients;
+import io.monitorbackbone.binding.PollPace;
 import io.monitorbackbone.binding.TopicLayout;
 import io.monitorbackbone.binding.Topics;
 import java.io.IOException;
@@ -148,9 +149,7 @@ public final class LeaseApp {
         // decided replies back whatever the commit interval. PollPace keeps those polls as short as the commit
         // interval (at most 100 ms) and waits this long only when nothing was read lately, so an idle app does not
         // turn its loop a hundred times a second.
-        p.put(
-                StreamsConfig.POLL_MS_CONFIG,
-                Math.max(PollPace.IDLE_POLL_MS, PollPace.busyPollMs(settings.commitIntervalMs())));
+        p.put(StreamsConfig.POLL_MS_CONFIG, PollPace.idlePollMs(PollPace.IDLE_POLL_MS, settings.commitIntervalMs()));
         // A command nobody can read cannot be answered either; the gateway gives up on it after its timeout.
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
         if (settings.instanceId() != null) {

@@ -1,5 +1,6 @@
 package io.monitorbackbone.projector;
 
+import io.monitorbackbone.binding.PollPace;
 import io.monitorbackbone.binding.TopicLayout;
 import io.monitorbackbone.binding.Topics;
 import java.time.Duration;
@@ -56,7 +57,9 @@ public final class ProjectorApp {
     public static KafkaStreams create(ProjectorConfig config) throws InterruptedException, TimeoutException {
         ensureStateTopic(config);
         return new KafkaStreams(
-                ProjectorTopology.build(config.partitions(), config.held()), config.streamsProperties());
+                ProjectorTopology.build(config.partitions(), config.held()),
+                config.streamsProperties(),
+                new PollPace.Supplier(config.commitIntervalMs()));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.monitorbackbone.projector;
 
 import io.monitorbackbone.binding.Durability;
 import io.monitorbackbone.binding.KafkaClients;
+import io.monitorbackbone.binding.PollPace;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
@@ -45,6 +46,8 @@ public record ProjectorConfig(
         String processingGuarantee,
         Map<String, String> kafka) {
     public static final String APPLICATION_ID = "mp-projector";
+    /** The stream thread's poll while it has read nothing lately (no punctuation waits on it). */
+    public static final long IDLE_POLL_MS = 1000;
     /** Above the largest record a monitor's log holds (8 MiB), with room for headers. */
     public static final int MAX_RECORD_BYTES = 16 * 1024 * 1024;
     /** {@code MP_PROJECTOR_KAFKA_SECURITY_PROTOCOL=SSL} becomes {@code security.protocol=SSL}. */
@@ -153,6 +156,10 @@ public record ProjectorConfig(
         // The repartition topic and changelog as durable as every other topic the server creates.
         p.putAll(durability.streamsConfigs());
         p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
+        // The fold writes what it changed when the thread commits, which it does only between polls: PollPace keeps
+        // the polls after records as short as the commit interval (at most 100 ms), and an idle thread waits this long
+        // instead of turning its loop ten times a second (a poll returns as soon as records arrive either way).
+        p.put(StreamsConfig.POLL_MS_CONFIG, PollPace.idlePollMs(IDLE_POLL_MS, commitIntervalMs));
         // At-least-once suffices for the fold (a redelivered seq changes nothing); exactly_once_v2 is one setting away.
         p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, processingGuarantee);
         // The leases service writes lease rows in transactions: an aborted one is not in the log the gateway serves,

@@ -35,6 +35,17 @@ class ProjectorConfigTest {
     }
 
     @Test
+    void anIdleStreamThreadWaitsASecondInItsPollWhateverTheCommitInterval() {
+        Properties standAlone = ProjectorConfig.fromEnv(Map.of("KAFKA_BOOTSTRAP_SERVERS", "k:9092"))
+                .streamsProperties();
+        Properties hosted = ProjectorConfig.hosted("k:9092", "/d", "g", 8, 1).streamsProperties();
+
+        assertThat(standAlone.get("poll.ms")).isEqualTo(ProjectorConfig.IDLE_POLL_MS);
+        assertThat(hosted.get("poll.ms")).isEqualTo(ProjectorConfig.IDLE_POLL_MS);
+        assertThat(ProjectorConfig.IDLE_POLL_MS).isGreaterThanOrEqualTo(1000);
+    }
+
+    @Test
     void theProjectorAGatewayHostsCommitsOftenAndKeepsItsMemberId() {
         Properties p = ProjectorConfig.hosted("k:9092", "/data/streams/projector-8130", "gateway-8130", 8, 1)
                 .streamsProperties();
