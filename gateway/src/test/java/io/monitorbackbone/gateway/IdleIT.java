@@ -13,14 +13,17 @@ import org.junit.jupiter.api.Test;
 /**
  * An idle server (all roles, its embedded broker) does not spin. Over a stretch with nothing to do, the loops that
  * wait for work turn a few times a second at most, read from the Kafka clients' own counters on /q/metrics: the
- * leases service's stream thread (it polled every 10 ms, a hundred turns a second) and the gateway's lease reply
- * consumer (it asked the broker for replies every 10 ms). Counts per second of the stretch as measured, so a loaded
- * machine only lowers them; and a lease claim is still answered right after the stretch.
+ * leases service's stream thread (it polled every 10 ms, a hundred turns a second), the projector's (every 100 ms)
+ * and the gateway's lease reply consumer (it asked the broker for replies every 10 ms); and the leases service does
+ * not commit a transaction for a sweep with nothing due (it swept, and so committed, every second). Counts per second of the stretch as measured, so a loaded
+ * machine only lowers them; and a lease claim is still answered right after the stretch, and a publish folded.
  */
 class IdleIT {
     private static final Duration DEADLINE = Duration.ofSeconds(60);
     /** Turns per second allowed; a 250 ms poll or a 500 ms fetch wait is 4 or 2, the old 10 ms waits were 100. */
     private static final double AT_MOST_PER_SECOND = 8;
+    /** The projector's idle poll waits a second: one turn a second, where its old 100 ms poll made ten. */
+    private static final double PROJECTOR_AT_MOST_PER_SECOND = 3;
 
     @Test
     void anIdleServerTurnsItsWaitingLoopsAFewTimesASecondAndStillAnswersALeaseClaim() {
@@ -53,6 +56,19 @@ class IdleIT {
                                             "kafka_consumer_fetch_manager_fetch_total",
                                             "client_id=\"mp-lease-replies\""))
                             / seconds;
+            double projectorPolls = (value(after, "kafka_stream_thread_poll_total", "thread_id=\"mp-projector-")
+                            - value(before, "kafka_stream_thread_poll_total", "thread_id=\"mp-projector-"))
+                    / seconds;
+            double leaseCommits = (value(after, "kafka_stream_thread_commit_total", "thread_id=\"mp-leases-")
+                            - value(before, "kafka_stream_thread_commit_total", "thread_id=\"mp-leases-"))
+                    / seconds;
+            assertThat(leaseCommits)
+                    .as("commits (transactions) per second of the leases service, idle with one lease held far from"
+                            + " its deadline (a sweep every second made two)")
+                    .isLessThanOrEqualTo(0.5);
+            assertThat(projectorPolls)
+                    .as("polls per second of the projector's stream thread, idle (its 100 ms poll made ten)")
+                    .isLessThanOrEqualTo(PROJECTOR_AT_MOST_PER_SECOND);
             assertThat(leasePolls)
                     .as("polls per second of the leases service's stream thread, idle")
                     .isLessThanOrEqualTo(AT_MOST_PER_SECOND);
@@ -62,6 +78,11 @@ class IdleIT {
 
             Http.Response second = claim(api, worker, "job-2");
             assertThat(second.status()).as(second.body()).isEqualTo(201);
+            // The projector, idle in its long poll, still folds what comes next.
+            long seq = walk.publish(m, "job-3");
+            await("the publish after the idle stretch is in the monitor's state")
+                    .atMost(DEADLINE)
+                    .until(() -> walk.state(m).json().get("as_of_seq").asLong() >= seq);
         }
     }
 
