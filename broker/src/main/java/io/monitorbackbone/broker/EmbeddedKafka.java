@@ -48,6 +48,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     private static final String PLAIN_LOGIN = "org.apache.kafka.common.security.plain.PlainLoginModule";
     private static final String SCRAM_LOGIN = "org.apache.kafka.common.security.scram.ScramLoginModule";
     private static final int BIND_ATTEMPTS = 3;
+    /** Partitions of {@code __consumer_offsets} and {@code __transaction_state} in a new data directory. */
+    static final int COORDINATOR_PARTITIONS = 4;
 
     private final KafkaRaftServer server;
     private final Path logDir;
@@ -247,6 +249,12 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("transaction.state.log.min.isr", "1");
         p.put("share.coordinator.state.topic.replication.factor", "1");
         p.put("share.coordinator.state.topic.min.isr", "1");
+        // The group and transaction coordinators' topics are created with 50 partitions each by default: a hundred
+        // logs (and their index files) that one node creates, loads at every start, recovers after a kill -9 and
+        // keeps timers for, while this server's consumer groups and transactional producers number a few dozen.
+        // Only a new data directory is affected: the coordinators use the partitions an existing topic has.
+        p.put("offsets.topic.num.partitions", String.valueOf(COORDINATOR_PARTITIONS));
+        p.put("transaction.state.log.num.partitions", String.valueOf(COORDINATOR_PARTITIONS));
         p.put("group.initial.rebalance.delay.ms", "0");
         p.put("auto.create.topics.enable", "false");
         p.put("num.partitions", "1");
@@ -255,8 +263,12 @@ public final class EmbeddedKafka implements AutoCloseable {
         // After a kill -9 the restarted controller refuses the broker's new registration until the dead one's
         // session expires: 9 s by default. Broker and controller share this JVM, so heartbeats are only missed
         // in a pause long enough to stall both.
-        p.put("broker.heartbeat.interval.ms", "500");
+        p.put("broker.heartbeat.interval.ms", "1000");
         p.put("broker.session.timeout.ms", "3000");
+        // The controller appends a no-op record to the metadata log this often when nothing else changes (500 ms by
+        // default): a write, a commit and a metadata update in the broker twice a second, for the liveness signal of
+        // a quorum that here is this one process.
+        p.put("metadata.max.idle.interval.ms", "5000");
         return p;
     }
 

@@ -70,6 +70,94 @@ class EmbeddedKafkaIT {
     }
 
     @Test
+    void aNewDirectoryGetsFewCoordinatorPartitionsAndAnOldOneKeepsItsFiftyWithTheirGroupsAndTransactions()
+            throws Exception {
+        Path old = dir.resolve("old");
+        Path fresh = dir.resolve("new");
+        // A directory made before the setting: the coordinators' topics have Kafka's default 50 partitions.
+        Map<String, String> before =
+                Map.of("offsets.topic.num.partitions", "50", "transaction.state.log.num.partitions", "50");
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(old, 0, null, false, before)) {
+            commitGroupAndTransaction(kafka, "old", 7);
+            assertThat(partitions(kafka, "__consumer_offsets")).isEqualTo(50);
+            assertThat(partitions(kafka, "__transaction_state")).isEqualTo(50);
+        }
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(old, 0)) {
+            assertThat(partitions(kafka, "__consumer_offsets")).isEqualTo(50);
+            assertThat(committed(kafka, "old"))
+                    .as("the group's offset, found with 50 partitions")
+                    .isEqualTo(7);
+            // The same transactional id goes on (its coordinator is found in the same partition), and a new group too.
+            commitGroupAndTransaction(kafka, "old", 9);
+            assertThat(committed(kafka, "old")).isEqualTo(9);
+            commitGroupAndTransaction(kafka, "another", 3);
+            assertThat(committed(kafka, "another")).isEqualTo(3);
+        }
+
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(fresh, 0)) {
+            commitGroupAndTransaction(kafka, "new", 5);
+            assertThat(partitions(kafka, "__consumer_offsets")).isEqualTo(EmbeddedKafka.COORDINATOR_PARTITIONS);
+            assertThat(partitions(kafka, "__transaction_state")).isEqualTo(EmbeddedKafka.COORDINATOR_PARTITIONS);
+        }
+        try (EmbeddedKafka kafka = EmbeddedKafka.start(fresh, 0)) {
+            assertThat(committed(kafka, "new")).isEqualTo(5);
+        }
+    }
+
+    /** Commits offset {@code offset} of {@link #TOPIC} for group {@code group} in a transaction of id {@code group}. */
+    private static void commitGroupAndTransaction(EmbeddedKafka kafka, String group, long offset) throws Exception {
+        try (Admin admin =
+                Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            if (!admin.listTopics().names().get().contains(TOPIC)) {
+                admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1)))
+                        .all()
+                        .get();
+            }
+        }
+        try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        kafka.bootstrapServers(),
+                        ProducerConfig.TRANSACTIONAL_ID_CONFIG,
+                        "tx-" + group),
+                new StringSerializer(),
+                new StringSerializer())) {
+            producer.initTransactions();
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(TOPIC, group, "v"));
+            producer.sendOffsetsToTransaction(
+                    Map.of(
+                            new TopicPartition(TOPIC, 0),
+                            new org.apache.kafka.clients.consumer.OffsetAndMetadata(offset)),
+                    new org.apache.kafka.clients.consumer.ConsumerGroupMetadata(group));
+            producer.commitTransaction();
+        }
+    }
+
+    private static long committed(EmbeddedKafka kafka, String group) throws Exception {
+        try (Admin admin =
+                Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            return admin.listConsumerGroupOffsets(group)
+                    .partitionsToOffsetAndMetadata()
+                    .get()
+                    .get(new TopicPartition(TOPIC, 0))
+                    .offset();
+        }
+    }
+
+    private static int partitions(EmbeddedKafka kafka, String topic) throws Exception {
+        try (Admin admin =
+                Admin.create(Map.of(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+            return admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get()
+                    .get(topic)
+                    .partitions()
+                    .size();
+        }
+    }
+
+    @Test
     void aFailedStartStopsWhatItStartedAndTellsWhy() throws Exception {
         Set<Thread> before = Thread.getAllStackTraces().keySet();
         try (ServerSocket taken = new ServerSocket(0, 0, InetAddress.getByName("127.0.0.1"))) {
