@@ -44,8 +44,15 @@ public final class KafkaRuntime implements AutoCloseable {
      * behind it. Readers never wait for new records in Kafka (the follower signals them), so theirs answer at once.
      */
     static final int READER_FETCH_MAX_WAIT_MS = 0;
-    /** The follower waits in Kafka for what is new: a long fetch costs it nothing and saves empty round trips. */
-    static final int FOLLOWER_FETCH_MAX_WAIT_MS = 100;
+    /**
+     * The follower waits in Kafka for what is new: the broker answers its parked fetch as soon as any partition it
+     * reads gets a record or a transaction marker, so the wait costs a write nothing. What it saves is the empty
+     * round trips of an idle gateway, each of which the broker answers by reading every partition of the fetch
+     * session (the tables' and the followed logs'): at 100 ms they were the largest part of an idle server's CPU.
+     * The price: a log the follower starts to read joins its next fetch, after the parked one returns, so the first
+     * read of a newly followed log can wait up to this long.
+     */
+    static final int FOLLOWER_FETCH_MAX_WAIT_MS = 500;
     /**
      * The lease reply consumer waits in Kafka for the next reply: the broker answers its parked fetch as soon as the
      * leases service's commit makes a reply readable (the commit marker moves the last stable offset), so a long wait
