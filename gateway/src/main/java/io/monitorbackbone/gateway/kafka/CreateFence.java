@@ -6,6 +6,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.InvalidProducerEpochException;
+import org.apache.kafka.common.errors.InvalidTxnStateException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 
 /**
@@ -44,6 +45,9 @@ public final class CreateFence implements LogAdmin.Fence {
         } catch (ProducerFencedException | InvalidProducerEpochException e) {
             failure = e;
             return Outcome.FENCED;
+        } catch (InvalidTxnStateException e) {
+            failure = e;
+            return Outcome.ABORTED;
         } catch (KafkaException e) {
             failure = e;
             return Outcome.UNKNOWN;

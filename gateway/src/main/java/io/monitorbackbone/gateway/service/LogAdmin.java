@@ -42,6 +42,11 @@ public interface LogAdmin {
             COMMITTED,
             /** A later create of the same id fenced this one: nothing of it was committed. */
             FENCED,
+            /**
+             * Kafka aborted the transaction before it could commit (its coordinator had timed it out: the commit was
+             * answered {@code INVALID_TXN_STATE}): nothing of it was committed.
+             */
+            ABORTED,
             /** Kafka did not say; the definition may or may not be there. */
             UNKNOWN
         }

@@ -93,6 +93,18 @@ public class MonitorService {
                 throw notCreated(e.getMessage(), e);
             }
             LogAdmin.Fence.Outcome outcome = fence.commit(Topics.MONITORS, id, monitor);
+            Exception failure = fence.failure();
+            if (outcome == LogAdmin.Fence.Outcome.ABORTED) {
+                // Nothing was committed and the log and its configured row are in place: what a retry of the
+                // request would do, once, here (a new fence, which also fences this one, and the definition alone).
+                try (LogAdmin.Fence again = openFence(id)) {
+                    outcome = again.commit(Topics.MONITORS, id, monitor);
+                    failure = again.failure();
+                }
+            }
+            if (outcome == LogAdmin.Fence.Outcome.ABORTED) {
+                throw notCreated("Kafka aborted the monitor's definition twice: " + failure, failure);
+            }
             if (outcome == LogAdmin.Fence.Outcome.FENCED) {
                 throw ProtocolException.of(
                                 ErrorCode.DUPLICATE,
@@ -101,10 +113,10 @@ public class MonitorService {
             }
             if (outcome == LogAdmin.Fence.Outcome.UNKNOWN && !committed(monitor)) {
                 throw ServerFault.outcomeUnknown(
-                        "Kafka did not confirm the monitor's definition: " + fence.failure(),
+                        "Kafka did not confirm the monitor's definition: " + failure,
                         "the create's outcome is unknown: retry it with the same id and body (201: created now; "
                                 + "409 DUPLICATE: it was created, with the owner token this answer could not give)",
-                        fence.failure());
+                        failure);
             }
         }
         tables.apply(monitor);

@@ -94,6 +94,38 @@ class MonitorServiceTest {
     }
 
     @Test
+    void aCreateWhoseTransactionKafkaAbortedIsCommittedByASecondFenceWithOneConfiguredRow() {
+        World w = new World();
+        w.logAdmin.nextCommits(LogAdmin.Fence.Outcome.ABORTED);
+
+        Reply created = w.monitors.create(CreateMonitor.parse(body("ci")), null);
+
+        assertThat(created.status()).isEqualTo(201);
+        assertThat(created.body().at("/monitor/id").asText()).isEqualTo("ci");
+        assertThat(w.tables.monitor("ci")).isNotNull();
+        assertThat(w.logAdmin.fencesOpened()).containsExactly("ci", "ci");
+        assertThat(w.log.records("ci"))
+                .as("one configured row, the first attempt's")
+                .hasSize(1);
+    }
+
+    @Test
+    void aCreateAbortedTwiceIsNotCreatedAndSaysSoNotThatItsOutcomeIsUnknown() {
+        World w = new World();
+        w.logAdmin.nextCommits(LogAdmin.Fence.Outcome.ABORTED, LogAdmin.Fence.Outcome.ABORTED);
+
+        assertThatThrownBy(() -> w.monitors.create(CreateMonitor.parse(body("ci")), null))
+                .isInstanceOfSatisfying(ServerFault.class, f -> {
+                    assertThat(f.isOutcomeUnknown()).isFalse();
+                    assertThat(f.getMessage()).contains("aborted");
+                });
+        assertThat(w.tables.monitor("ci")).isNull();
+        // The retry the answer asks for completes it.
+        assertThat(w.monitors.create(CreateMonitor.parse(body("ci")), null).status())
+                .isEqualTo(201);
+    }
+
+    @Test
     void withARegistrationTokenACreateWithoutItIsRefusedBeforeAnythingIsWritten() {
         World w = new World(Optional.of("let-me-in"), Optional.empty());
 

@@ -17,6 +17,7 @@ public final class FakeLogAdmin implements LogAdmin {
     private final List<String> colliding = new ArrayList<>();
     private final List<String> creates = new ArrayList<>();
     private Fence.Outcome outcome = Fence.Outcome.COMMITTED;
+    private final java.util.ArrayDeque<Fence.Outcome> queued = new java.util.ArrayDeque<>();
 
     public FakeLogAdmin(FakeTables tables, FakeLog log) {
         this.tables = tables;
@@ -48,7 +49,7 @@ public final class FakeLogAdmin implements LogAdmin {
     @Override
     public synchronized Fence openCreate(String monitorId) {
         creates.add(monitorId);
-        Fence.Outcome chosen = outcome;
+        Fence.Outcome chosen = queued.isEmpty() ? outcome : queued.poll();
         return new Fence() {
             @Override
             public Outcome commit(String table, String key, Object value) {
@@ -71,6 +72,16 @@ public final class FakeLogAdmin implements LogAdmin {
     /** Kafka will refuse this id's log for colliding with another's. */
     public synchronized void collides(String monitorId) {
         colliding.add(monitorId);
+    }
+
+    /** What the commits of the next fences opened come to, one each, before {@link #nextCommit}'s. */
+    public synchronized void nextCommits(Fence.Outcome... next) {
+        queued.addAll(List.of(next));
+    }
+
+    /** The ids of the fences opened so far, in order. */
+    public synchronized List<String> fencesOpened() {
+        return List.copyOf(creates);
     }
 
     /** What the next create's commit comes to. */
