@@ -280,14 +280,7 @@ class LeaseTopologyTest {
     @Test
     void anExpiredLeaseIsFreedByTheSweepWithNoRequest() {
         publish(W1, "build-1");
-        send(command(W1, A, "claim", "{\"subject\":\"build-1\",\"lease_duration_seconds\":30}", false));
-        drainOutputs(W1);
-
-        driver.advanceWallClockTime(Duration.ofSeconds(30));
-        assertThat(log(W1).isEmpty())
-                .as("the deadline itself is still inside the lease")
-                .isTrue();
-        driver.advanceWallClockTime(Duration.ofSeconds(1));
+        claimForThirtySecondsAndPassTheDeadline();
 
         CloudEvent row = singleRow(W1);
         assertThat(row.getExtension("actor")).isEqualTo("system:sweep");
@@ -302,11 +295,8 @@ class LeaseTopologyTest {
         assertThat(rows(W1)).extracting(r -> payload(r).get("action").asText()).containsExactly("claim");
     }
 
-    @Test
-    void aLeaseClaimedLongAfterTheLastSweepStillExpiresAtItsDeadline() {
-        publish(W1, "build-1");
-        // Nothing held: the sweep after the task's start found nothing and none is scheduled since.
-        driver.advanceWallClockTime(Duration.ofMinutes(5));
+    /** A claims build-1 for 30 s; nothing happens at the deadline itself, and then a second passes. */
+    private void claimForThirtySecondsAndPassTheDeadline() {
         send(command(W1, A, "claim", "{\"subject\":\"build-1\",\"lease_duration_seconds\":30}", false));
         drainOutputs(W1);
 
@@ -315,6 +305,14 @@ class LeaseTopologyTest {
                 .as("the deadline itself is still inside the lease")
                 .isTrue();
         driver.advanceWallClockTime(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void aLeaseClaimedLongAfterTheLastSweepStillExpiresAtItsDeadline() {
+        publish(W1, "build-1");
+        // Nothing held: the sweep after the task's start found nothing and none is scheduled since.
+        driver.advanceWallClockTime(Duration.ofMinutes(5));
+        claimForThirtySecondsAndPassTheDeadline();
 
         assertThat(payload(singleRow(W1)).get("action").asText()).isEqualTo("expired");
         assertThat(leaseState(W1, "build-1").lease().holder()).isNull();
