@@ -149,11 +149,16 @@ class BridgeIT {
         assertThat(first.at("/data/tags").has("none")).isFalse();
         assertThat(bridged.get(2).at("/data/provenance/source_ref").asText()).isEqualTo("kafka:" + topic + "/0/2");
 
-        await("the state counts the bridged rows")
+        // The reader's own `subscribed` row lands before or after the bridged ones, as the bridge's speed has it: the
+        // state is checked against the log as it was read.
+        JsonNode newest = log.get(log.size() - 1);
+        long newestSeq = newest.get("id").asLong();
+        await("the state has folded the log up to its newest row")
                 .atMost(GENEROUS)
-                .until(() -> walk.state(m).json().at("/counters/observations").asLong() >= 4);
+                .until(() -> walk.state(m).json().get("as_of_seq").asLong() >= newestSeq);
         JsonNode state = walk.state(m).json();
-        assertThat(state.at("/last/type").asText()).isEqualTo("com.example.order");
+        assertThat(state.at("/counters/observations").asLong()).isGreaterThanOrEqualTo(4);
+        assertThat(state.at("/last/type").asText()).isEqualTo(newest.get("type").asText());
         assertThat(state.at("/counters/rejected").asLong()).isZero();
     }
 
