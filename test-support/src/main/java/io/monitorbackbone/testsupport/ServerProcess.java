@@ -83,6 +83,7 @@ public final class ServerProcess implements AutoCloseable {
         this.port = port;
         this.kafkaPort = kafkaPort;
         this.logFile = logFile;
+        JvmCpu.logAtExit();
         // A test JVM that exits must not leave servers holding ports and data directories.
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(

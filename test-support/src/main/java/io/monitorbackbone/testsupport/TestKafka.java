@@ -25,6 +25,7 @@ public final class TestKafka {
     /** {@code KAFKA_BOOTSTRAP_SERVERS} if set, else a Testcontainers broker if Docker answers, else an embedded one. */
     public static synchronized String bootstrapServers() {
         if (bootstrapServers == null) {
+            JvmCpu.logAtExit();
             String external = System.getenv("KAFKA_BOOTSTRAP_SERVERS");
             bootstrapServers = external != null && !external.isBlank()
                     ? external
