@@ -23,10 +23,6 @@ import org.apache.kafka.streams.KafkaClientSupplier;
  * ({@link Supplier} as their client supplier, {@link #idlePollMs} as their {@code poll.ms}).
  */
 public final class PollPace {
-    /**
-     * The leases service's poll while nothing was read lately: its wall-clock sweep runs at most this late.
-     */
-    public static final long IDLE_POLL_MS = 250;
 
     private final long busyMs;
     private final long busyForNanos;
@@ -41,7 +37,7 @@ public final class PollPace {
     }
 
     /** The poll of a thread that just read something: the commit interval, between 1 and 100 ms. */
-    public static long busyPollMs(long commitIntervalMs) {
+    private static long busyPollMs(long commitIntervalMs) {
         return Math.max(1, Math.min(100, commitIntervalMs));
     }
 

@@ -7,7 +7,8 @@ import org.junit.jupiter.api.Test;
 
 class PollPaceTest {
     private static final long MS = 1_000_000L;
-    private static final Duration ASKED = Duration.ofMillis(PollPace.IDLE_POLL_MS);
+    /** What Streams asks of an idle thread's poll: its {@code poll.ms}. */
+    private static final Duration ASKED = Duration.ofMillis(250);
 
     @Test
     void anIdleThreadWaitsTheLongPollAndABusyOneTheCommitInterval() {

@@ -31,6 +31,8 @@ import org.slf4j.LoggerFactory;
 public final class LeaseApp {
     private static final Logger LOGGER = LoggerFactory.getLogger(LeaseApp.class);
     public static final String APPLICATION_ID = "mp-leases";
+    /** The stream thread's poll while nothing was read lately: the wall-clock sweep runs at most this late. */
+    static final long IDLE_POLL_MS = 250;
 
     /**
      * @param clients    the cluster, and the client properties every role passes through ({@code MP_KAFKA_*})
@@ -149,7 +151,7 @@ public final class LeaseApp {
         // decided replies back whatever the commit interval. PollPace keeps those polls as short as the commit
         // interval (at most 100 ms) and waits this long only when nothing was read lately, so an idle app does not
         // turn its loop a hundred times a second.
-        p.put(StreamsConfig.POLL_MS_CONFIG, PollPace.idlePollMs(PollPace.IDLE_POLL_MS, settings.commitIntervalMs()));
+        p.put(StreamsConfig.POLL_MS_CONFIG, PollPace.idlePollMs(IDLE_POLL_MS, settings.commitIntervalMs()));
         // A command nobody can read cannot be answered either; the gateway gives up on it after its timeout.
         p.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
         if (settings.instanceId() != null) {

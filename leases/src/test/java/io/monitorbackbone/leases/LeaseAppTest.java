@@ -34,6 +34,14 @@ class LeaseAppTest {
     }
 
     @Test
+    void theStreamThreadIsAskedToWaitTheIdlePollNotTheCommitInterval(@TempDir Path state) {
+        var config = LeaseApp.config(new LeaseApp.Settings("broker:9092", state, "leases-0", 3, (short) 1, 10));
+
+        assertThat(config).containsEntry(StreamsConfig.POLL_MS_CONFIG, LeaseApp.IDLE_POLL_MS);
+        assertThat(LeaseApp.IDLE_POLL_MS).isGreaterThanOrEqualTo(250);
+    }
+
+    @Test
     void withoutAClusterThereIsNothingToRun() {
         assertThatThrownBy(() -> LeaseApp.Settings.fromEnvironment(Map.of()))
                 .hasMessageContaining("KAFKA_BOOTSTRAP_SERVERS");
