@@ -46,22 +46,18 @@ class IdleIT {
             String after = scrape(management);
             double seconds = (System.nanoTime() - from) / 1e9;
 
-            double leasePolls = (value(after, "kafka_stream_thread_poll_total", "thread_id=\"mp-leases-")
-                            - value(before, "kafka_stream_thread_poll_total", "thread_id=\"mp-leases-"))
-                    / seconds;
-            double replyFetches =
-                    (value(after, "kafka_consumer_fetch_manager_fetch_total", "client_id=\"mp-lease-replies\"")
-                                    - value(
-                                            before,
-                                            "kafka_consumer_fetch_manager_fetch_total",
-                                            "client_id=\"mp-lease-replies\""))
-                            / seconds;
-            double projectorPolls = (value(after, "kafka_stream_thread_poll_total", "thread_id=\"mp-projector-")
-                            - value(before, "kafka_stream_thread_poll_total", "thread_id=\"mp-projector-"))
-                    / seconds;
-            double leaseCommits = (value(after, "kafka_stream_thread_commit_total", "thread_id=\"mp-leases-")
-                            - value(before, "kafka_stream_thread_commit_total", "thread_id=\"mp-leases-"))
-                    / seconds;
+            double leasePolls =
+                    perSecond(before, after, seconds, "kafka_stream_thread_poll_total", "thread_id=\"mp-leases-");
+            double replyFetches = perSecond(
+                    before,
+                    after,
+                    seconds,
+                    "kafka_consumer_fetch_manager_fetch_total",
+                    "client_id=\"mp-lease-replies\"");
+            double projectorPolls =
+                    perSecond(before, after, seconds, "kafka_stream_thread_poll_total", "thread_id=\"mp-projector-");
+            double leaseCommits =
+                    perSecond(before, after, seconds, "kafka_stream_thread_commit_total", "thread_id=\"mp-leases-");
             assertThat(leaseCommits)
                     .as("commits (transactions) per second of the leases service, idle with one lease held far from"
                             + " its deadline (a sweep every second made two)")
@@ -108,6 +104,11 @@ class IdleIT {
         Http.Response r = management.get(Probes.METRICS_PATH, null);
         assertThat(r.status()).isEqualTo(200);
         return r.body();
+    }
+
+    /** How much the first sample of {@code name} with {@code label} grew from one scrape to the next, per second. */
+    private static double perSecond(String before, String after, double seconds, String name, String label) {
+        return (value(after, name, label) - value(before, name, label)) / seconds;
     }
 
     /** The value of the first sample of {@code name} whose labels contain {@code label}; fails when there is none. */
