@@ -119,7 +119,9 @@ public final class Bench {
                 o.containsKey("backlog") ? preset.withBacklog(Long.parseLong(o.get("backlog"))) : preset;
         String runTag = Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36);
         boolean failed = false;
-        try (Servers servers = new Servers(jar, jvm, base, o.get("kafka"))) {
+        try (Servers servers = new Servers(jar, jvm, base, o.get("kafka"), quick)) {
+            // Scenarios 6, 7 and 9 measure fresh servers; a quick run's ran on the main one, and says so.
+            r.put("reused_servers", servers.reused());
             Scenarios s = new Scenarios(sizes, runTag, servers);
             servers.keepSecond(quick && which.contains("13"));
             Map<String, Supplier<ObjectNode>> plan = new LinkedHashMap<>();

@@ -29,7 +29,10 @@ final class BenchReport {
         out.add("- Load average " + m.get("load_average").asDouble() + " at start, "
                 + r.get("load_average_end").asDouble() + " at end; "
                 + r.get("seconds").asLong() + " s in all");
-        out.add("- Server: " + r.get("server").asText());
+        out.add("- Server: " + r.get("server").asText()
+                + (r.path("reused_servers").asBoolean()
+                        ? "; scenarios 6, 7 and 9 ran on it (and 7 on the second gateway), not on fresh servers"
+                        : ""));
         out.add("- Errors: "
                 + (r.get("errors").asLong() == 0
                         ? "none"

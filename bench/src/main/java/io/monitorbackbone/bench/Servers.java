@@ -10,6 +10,8 @@ import java.util.Map;
 /**
  * The servers a run uses, started when first needed and all stopped at the end: the main one (or {@code --base}), a
  * second gateway on the main one's broker, a fresh one for the large log of scenario 6, and a fresh pair for memory.
+ * A quick run, a smoke test of the harness, starts none of the fresh ones: scenarios 6, 7 and 9 use the main server
+ * (and 7 the second gateway), which saves four of its seven starts; its figures say so ({@code reused_servers}).
  */
 final class Servers implements AutoCloseable {
     private final Path jar;
@@ -20,8 +22,8 @@ final class Servers implements AutoCloseable {
     private Target main;
     private Target second;
 
-    /** An all-in-one JVM and a gateway using its broker. */
-    record Pair(Target allInOne, Target gateway) implements AutoCloseable {
+    /** An all-in-one JVM and a gateway using its broker; borrowed ones belong to the run and outlive the pair. */
+    record Pair(Target allInOne, Target gateway, boolean borrowed) implements AutoCloseable {
         void fullGc() {
             for (Target t : List.of(allInOne, gateway)) {
                 String jcmd =
@@ -43,13 +45,21 @@ final class Servers implements AutoCloseable {
 
         @Override
         public void close() {
-            gateway.close();
-            allInOne.close();
+            if (!borrowed) {
+                gateway.close();
+                allInOne.close();
+            }
         }
     }
 
-    /** @param base null to start servers from {@code jar} */
-    Servers(Path jar, List<String> jvmOptions, URI base, String kafka) {
+    private final boolean reuse;
+
+    /**
+     * @param base null to start servers from {@code jar}
+     * @param reuse a quick run: the main server (and the second gateway) instead of fresh ones
+     */
+    Servers(Path jar, List<String> jvmOptions, URI base, String kafka, boolean reuse) {
+        this.reuse = reuse;
         this.jar = jar;
         this.jvmOptions = jvmOptions;
         this.base = base;
@@ -79,12 +89,17 @@ final class Servers implements AutoCloseable {
 
     /** A fresh server, so the large log does not slow what runs after it; the main one with {@code --base}. */
     Target flat() {
-        return base != null ? main() : start(null);
+        return base != null || reuse ? main() : start(null);
     }
 
     /** A fresh server this run starts, for a scenario that reads its /proc; null with {@code --base}. */
     Target fresh() {
-        return base != null ? null : start(null);
+        return base != null ? null : reuse ? main() : start(null);
+    }
+
+    /** True when scenarios 6, 7 and 9 run on the main server instead of fresh ones (a quick run). */
+    boolean reused() {
+        return reuse && base == null;
     }
 
     /** Null with {@code --base}: memory is read from /proc of processes this run started. */
@@ -92,8 +107,11 @@ final class Servers implements AutoCloseable {
         if (base != null) {
             return null;
         }
+        if (reuse) {
+            return new Pair(main(), second(), true);
+        }
         Target allInOne = start(null);
-        return new Pair(allInOne, start(allInOne));
+        return new Pair(allInOne, start(allInOne), false);
     }
 
     /**

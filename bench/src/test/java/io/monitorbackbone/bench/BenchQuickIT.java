@@ -104,7 +104,11 @@ class BenchQuickIT {
                 .as("a reader that asks for large pages gets pages past max_limit")
                 .isGreaterThan(200);
         assertThat(s.at("/12/limit_200/largest_page").asInt()).isEqualTo(200);
+        assertThat(r.get("reused_servers").asBoolean())
+                .as("a quick run starts no fresh server for 6, 7 and 9")
+                .isTrue();
         assertThat(BenchReport.markdown(r))
+                .contains("not on fresh servers")
                 .contains("| 8 |", "| 9 |", "| 10 |", "| 11 |", "| 12 |", "| 13 |")
                 .doesNotContain("failed");
         // The idle window's CPU is split by thread, the broker's threads among them (it runs in the server's JVM).
