@@ -12,15 +12,19 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two servers on one broker: the second started with KAFKA_BOOTSTRAP_SERVERS pointing at the first's embedded broker,
  * and its user as MP_KAFKA_* (what {@code mp kafka-config} prints).
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TwoGatewaysIT {
-    /** One pair for the class: every test uses monitors of its own, and none stops a server. */
+    /** One pair for the class: every test uses monitors of its own; only the last one restarts a server. */
     @TempDir
     static Path data;
 
@@ -320,14 +324,10 @@ class TwoGatewaysIT {
      * ack, as must a pull on either gateway, and on one restarted at the end.
      */
     @Test
-    void twoGatewaysAckingOneSubscriptionAtOnceLeaveTheHighestAckLastInTheCursorTable(@TempDir Path data)
-            throws Exception {
+    @Order(Integer.MAX_VALUE) // it restarts the second gateway
+    void twoGatewaysAckingOneSubscriptionAtOnceLeaveTheHighestAckLastInTheCursorTable() throws Exception {
         java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(2);
-        try (ServerProcess first =
-                        ServerProcess.builder().env("MP_DATA", data.toString()).start();
-                ServerProcess second =
-                        ServerProcess.builder().env(first.sharedBrokerEnv()).start();
-                CursorTable table = new CursorTable(first.kafkaClientProperties())) {
+        try (CursorTable table = new CursorTable(first.kafkaClientProperties())) {
             Walk a = new Walk(new Http(first.baseUri()));
             Walk b = new Walk(new Http(second.baseUri()));
             Walk.Monitor m = a.createMonitor("raced-acks");
