@@ -66,9 +66,18 @@ public final class Mp implements Callable<Integer> {
                 new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), UTF_8), true);
         PrintWriter err =
                 new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), UTF_8), true);
-        CommandLine line = new CommandLine(new Mp())
+        return commandLine(out, err).execute(args);
+    }
+
+    /**
+     * The command line as {@link #run} parses it. An option's value may look like an option: a token is random
+     * base64url, so one in 64 starts with '-', and {@code --token -h...} must read it as the token, not as -h.
+     */
+    static CommandLine commandLine(PrintWriter out, PrintWriter err) {
+        return new CommandLine(new Mp())
                 .setOut(out)
                 .setErr(err)
+                .setAllowOptionsAsOptionParameters(true)
                 .setExecutionExceptionHandler((e, commandLine, parsed) -> {
                     if (e instanceof MonitorClient.Unreachable unreachable) {
                         err.println("mp: " + unreachable.getMessage());
@@ -77,6 +86,5 @@ public final class Mp implements Callable<Integer> {
                     }
                     throw e;
                 });
-        return line.execute(args);
     }
 }
