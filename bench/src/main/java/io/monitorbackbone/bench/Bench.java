@@ -39,6 +39,8 @@ public final class Bench {
               --base       load this server instead of starting one; --kafka names its broker (needed by 5 with two
                            gateways, by 8 and by 10); 7 and 13 need servers this run starts
               --backlog    observations scenario 3 drains (default 100,000; 2,000 with --quick)
+              --idle-settle  seconds scenario 9 waits after the server is ready before its windows (default 10; 2
+                           with --quick): a longer one shows a server whose compilers have settled
               --out        the JSON results (default bench/target/results/<date>-<commit>.json)
               --docs       the Markdown file whose section for this date and commit is added or replaced (default
                            docs/benchmarks.md for a full run, none for --quick)
@@ -115,8 +117,11 @@ public final class Bench {
         ObjectNode scenarios = r.putObject("scenarios");
         long t0 = System.nanoTime();
         Scenarios.Sizes preset = quick ? Scenarios.Sizes.quick() : Scenarios.Sizes.full();
-        Scenarios.Sizes sizes =
+        Scenarios.Sizes backlogged =
                 o.containsKey("backlog") ? preset.withBacklog(Long.parseLong(o.get("backlog"))) : preset;
+        Scenarios.Sizes sizes = o.containsKey("idle-settle")
+                ? backlogged.withIdleSettle(java.time.Duration.ofSeconds(Long.parseLong(o.get("idle-settle"))))
+                : backlogged;
         String runTag = Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36);
         boolean failed = false;
         try (Servers servers = new Servers(jar, jvm, base, o.get("kafka"), quick)) {
@@ -324,7 +329,17 @@ public final class Bench {
         }
         List<String> known = new ArrayList<>(flags);
         known.addAll(List.of(
-                "backlog", "scenarios", "base", "kafka", "out", "docs", "server-opts", "jar", "root", "gateways"));
+                "backlog",
+                "idle-settle",
+                "scenarios",
+                "base",
+                "kafka",
+                "out",
+                "docs",
+                "server-opts",
+                "jar",
+                "root",
+                "gateways"));
         for (String k : o.keySet()) {
             if (!known.contains(k)) {
                 throw new BenchError("unknown option --" + k + "\n" + USAGE);

@@ -325,7 +325,9 @@ final class BenchReport {
             parts.add(fmt(w.get("pct_of_one_core").asDouble()) + "% ("
                     + fmt(w.get("server_cpu_s").asDouble())
                     + " CPU-s, load " + fmt(w.get("load_average_start").asDouble()) + "; "
-                    + String.join(", ", groups) + ")");
+                    + String.join(", ", groups) + "); its broker alone beside it "
+                    + fmt(w.path("bare_broker_pct_of_one_core").asDouble()) + "%, the server above that "
+                    + fmt(w.path("above_bare_broker_pct_of_one_core").asDouble()) + "%");
         }
         return String.join("; ", parts);
     }

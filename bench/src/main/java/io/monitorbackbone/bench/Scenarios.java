@@ -64,6 +64,31 @@ final class Scenarios {
                     300);
         }
 
+        Sizes withIdleSettle(Duration settle) {
+            return new Sizes(
+                    seqWarm,
+                    seqN,
+                    warm,
+                    window,
+                    connections,
+                    drainN,
+                    wakeRounds,
+                    claimWarm,
+                    claimN,
+                    flatSmall,
+                    flatBig,
+                    flatSamples,
+                    memMonitors,
+                    memSubs,
+                    settle,
+                    idleWindow,
+                    idleWindows,
+                    bridgeOne,
+                    bridgeEach,
+                    bridgeWarm,
+                    bridgeRounds);
+        }
+
         Sizes withBacklog(long n) {
             return new Sizes(
                     seqWarm,
@@ -653,45 +678,75 @@ final class Scenarios {
             out.put("skipped", "needs a server this run starts (not --base)");
             return out;
         }
-        sleep(sizes.idleSettle().toMillis()); // past start-up's burst of compilation and the first rebalances
-        out.put("settle_s", sizes.idleSettle().toSeconds());
-        out.put("window_s", sizes.idleWindow().toSeconds());
-        ArrayNode windows = out.putArray("windows");
-        double worst = 0;
-        for (int w = 0; w < sizes.idleWindows(); w++) {
-            ObjectNode part = windows.addObject();
-            part.put("load_average_start", Machine.loadAverage());
-            Map<Long, Double> before = ThreadCpu.sample(t.pid());
-            double p0 = t.cpuSeconds();
-            long t0 = System.nanoTime();
-            sleep(sizes.idleWindow().toMillis());
-            double seconds = (System.nanoTime() - t0) / 1e9;
-            double used = t.cpuSeconds() - p0;
-            Map<Long, Double> after = ThreadCpu.sample(t.pid());
-            part.put("load_average_end", Machine.loadAverage());
-            part.put("server_cpu_s", Latencies.round(used));
-            double pct = Math.round(used / seconds * 1000) / 10.0;
-            part.put("pct_of_one_core", pct);
-            worst = Math.max(worst, pct);
-            Map<Long, String> names = ThreadCpu.names(t.pid(), after.keySet());
-            Map<String, Double> groups = new TreeMap<>();
-            Map<String, Double> threads = new TreeMap<>();
-            for (Map.Entry<Long, Double> e : after.entrySet()) {
-                double d = e.getValue() - before.getOrDefault(e.getKey(), 0.0);
-                if (d <= 0) {
-                    continue;
-                }
-                String name = names.getOrDefault(e.getKey(), "?");
-                groups.merge(JfrSummary.group(name), d, Double::sum);
-                threads.merge(name.replaceAll("\\d+", "N"), d, Double::sum);
+        // Beside it, of the same age: its broker alone, with no client (BareBroker), the floor of an all-in-one server.
+        try (BareBroker bare = BareBroker.start(servers.jvmOptions())) {
+            sleep(sizes.idleSettle().toMillis()); // past start-up's burst of compilation and the first rebalances
+            out.put("settle_s", sizes.idleSettle().toSeconds());
+            out.put("window_s", sizes.idleWindow().toSeconds());
+            ArrayNode windows = out.putArray("windows");
+            double worst = 0;
+            double worstBare = 0;
+            double worstAbove = 0;
+            for (int w = 0; w < sizes.idleWindows(); w++) {
+                ObjectNode part = windows.addObject();
+                part.put("load_average_start", Machine.loadAverage());
+                Map<Long, Double> before = ThreadCpu.sample(t.pid());
+                Map<Long, Double> bareBefore = ThreadCpu.sample(bare.pid());
+                double p0 = t.cpuSeconds();
+                double b0 = bare.cpuSeconds();
+                long t0 = System.nanoTime();
+                sleep(sizes.idleWindow().toMillis());
+                double seconds = (System.nanoTime() - t0) / 1e9;
+                double used = t.cpuSeconds() - p0;
+                double bareUsed = bare.cpuSeconds() - b0;
+                Map<Long, Double> after = ThreadCpu.sample(t.pid());
+                Map<Long, Double> bareAfter = ThreadCpu.sample(bare.pid());
+                part.put("load_average_end", Machine.loadAverage());
+                part.put("server_cpu_s", Latencies.round(used));
+                double pct = Math.round(used / seconds * 1000) / 10.0;
+                part.put("pct_of_one_core", pct);
+                double barePct = Math.round(bareUsed / seconds * 1000) / 10.0;
+                part.put("bare_broker_cpu_s", Latencies.round(bareUsed));
+                part.put("bare_broker_pct_of_one_core", barePct);
+                part.put("above_bare_broker_pct_of_one_core", Math.round((pct - barePct) * 10) / 10.0);
+                worst = Math.max(worst, pct);
+                worstBare = Math.max(worstBare, barePct);
+                worstAbove = Math.max(worstAbove, pct - barePct);
+                Map<String, Double> groups = new TreeMap<>();
+                Map<String, Double> threads = new TreeMap<>();
+                split(t.pid(), before, after, groups, threads);
+                putSorted(part.putObject("cpu_s_by_group"), groups, 20);
+                putSorted(part.putObject("cpu_s_by_thread"), threads, 15);
+                Map<String, Double> bareThreads = new TreeMap<>();
+                split(bare.pid(), bareBefore, bareAfter, new TreeMap<>(), bareThreads);
+                putSorted(part.putObject("bare_broker_cpu_s_by_thread"), bareThreads, 10);
             }
-            putSorted(part.putObject("cpu_s_by_group"), groups, 20);
-            putSorted(part.putObject("cpu_s_by_thread"), threads, 15);
+            out.put("pct_of_one_core", worst);
+            out.put("bare_broker_pct_of_one_core", worstBare);
+            out.put("above_bare_broker_pct_of_one_core", Math.round(worstAbove * 10) / 10.0);
         }
-        out.put("pct_of_one_core", worst);
         out.put("errors", 0);
         servers.stop(t);
         return out;
+    }
+
+    /** The CPU seconds each thread of {@code pid} spent between two samples, by group and by name (digits as N). */
+    private static void split(
+            long pid,
+            Map<Long, Double> before,
+            Map<Long, Double> after,
+            Map<String, Double> groups,
+            Map<String, Double> threads) {
+        Map<Long, String> names = ThreadCpu.names(pid, after.keySet());
+        for (Map.Entry<Long, Double> e : after.entrySet()) {
+            double d = e.getValue() - before.getOrDefault(e.getKey(), 0.0);
+            if (d <= 0) {
+                continue;
+            }
+            String name = names.getOrDefault(e.getKey(), "?");
+            groups.merge(JfrSummary.group(name), d, Double::sum);
+            threads.merge(name.replaceAll("\\d+", "N"), d, Double::sum);
+        }
     }
 
     private static void putSorted(ObjectNode out, Map<String, Double> cpu, int top) {

@@ -60,6 +60,8 @@ class BenchQuickIT {
                 "/8/pipelined/records_per_s",
                 "/9/windows/0/server_cpu_s",
                 "/9/pct_of_one_core",
+                "/9/bare_broker_pct_of_one_core",
+                "/9/windows/0/bare_broker_cpu_s",
                 "/11/batch_100/observations_per_s",
                 "/11/batch_1000/observations_per_s",
                 "/11/batch_1000_to_raw_pipelined_pct",
@@ -115,6 +117,10 @@ class BenchQuickIT {
         assertThat(s.at("/9/windows/0/cpu_s_by_thread").size())
                 .as(s.toPrettyString())
                 .isPositive();
+        // Beside it, the same broker alone in a process of its own: its threads are Kafka's, none of the server's.
+        assertThat(s.at("/9/windows/0/bare_broker_cpu_s_by_thread").toString())
+                .as(s.at("/9").toPrettyString())
+                .doesNotContain("mp-", "vert.x");
         assertThat(s.at("/10/latency/after_append_acked_n").asInt()).isPositive();
         // 13, as a quick run does it: two gateways behind HAProxy, both of them sent requests and reading from Kafka.
         assertThat(s.at("/13/cases").size()).as(s.at("/13").toPrettyString()).isEqualTo(1);
