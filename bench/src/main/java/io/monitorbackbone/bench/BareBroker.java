@@ -24,17 +24,17 @@ import java.util.concurrent.TimeoutException;
 final class BareBroker implements AutoCloseable {
     private static final String READY = "bare broker ready";
     private final Process process;
-    private final Path dir;
 
-    private BareBroker(Process process, Path dir) {
+    private BareBroker(Process process) {
         this.process = process;
-        this.dir = dir;
     }
 
     static BareBroker start(List<String> jvmOptions) {
         Path dir;
         try {
-            dir = Files.createTempDirectory("mp-bench-bare-broker");
+            // In the run's directory (where the servers keep their data): the run's clean-up removes it.
+            dir = Files.createTempDirectory(
+                    Path.of(System.getProperty("mp.test.dir", System.getProperty("java.io.tmpdir"))), "bare-broker-");
         } catch (IOException e) {
             throw new BenchError("cannot make a directory for the bare broker", e);
         }
@@ -51,7 +51,7 @@ final class BareBroker implements AutoCloseable {
         } catch (IOException e) {
             throw new BenchError("cannot start the bare broker", e);
         }
-        BareBroker broker = new BareBroker(p, dir);
+        BareBroker broker = new BareBroker(p);
         CompletableFuture<Void> ready = new CompletableFuture<>();
         Thread reader = new Thread(
                 () -> {
@@ -100,12 +100,6 @@ final class BareBroker implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             process.destroyForcibly();
-        }
-        try (java.util.stream.Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder())
-                    .forEach(f -> f.toFile().delete());
-        } catch (IOException e) {
-            // left in the temporary directory
         }
     }
 

@@ -65,13 +65,22 @@ final class Scenarios {
         }
 
         Sizes withIdleSettle(Duration settle) {
+            return with(drainN, settle);
+        }
+
+        Sizes withBacklog(long n) {
+            return with(n, idleSettle);
+        }
+
+        /** These sizes with the two a command line can set: scenario 3's backlog and scenario 9's settle. */
+        private Sizes with(long drain, Duration settle) {
             return new Sizes(
                     seqWarm,
                     seqN,
                     warm,
                     window,
                     connections,
-                    drainN,
+                    drain,
                     wakeRounds,
                     claimWarm,
                     claimN,
@@ -81,31 +90,6 @@ final class Scenarios {
                     memMonitors,
                     memSubs,
                     settle,
-                    idleWindow,
-                    idleWindows,
-                    bridgeOne,
-                    bridgeEach,
-                    bridgeWarm,
-                    bridgeRounds);
-        }
-
-        Sizes withBacklog(long n) {
-            return new Sizes(
-                    seqWarm,
-                    seqN,
-                    warm,
-                    window,
-                    connections,
-                    n,
-                    wakeRounds,
-                    claimWarm,
-                    claimN,
-                    flatSmall,
-                    flatBig,
-                    flatSamples,
-                    memMonitors,
-                    memSubs,
-                    idleSettle,
                     idleWindow,
                     idleWindows,
                     bridgeOne,

@@ -11,7 +11,7 @@ import java.util.Map;
  * The servers a run uses, started when first needed and all stopped at the end: the main one (or {@code --base}), a
  * second gateway on the main one's broker, a fresh one for the large log of scenario 6, and a fresh pair for memory.
  * A quick run, a smoke test of the harness, starts none of the fresh ones: scenarios 6, 7 and 9 use the main server
- * (and 7 the second gateway), which saves four of its seven starts; its figures say so ({@code reused_servers}).
+ * (and 7 the second gateway), which saves four of its six starts; its figures say so ({@code reused_servers}).
  */
 final class Servers implements AutoCloseable {
     private final Path jar;
