@@ -1,19 +1,56 @@
 package io.monitorbackbone.protocol;
 
+import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 
-/** Timestamps as the protocol serves them: UTC, milliseconds, {@code Z}. */
+/**
+ * Timestamps as the protocol serves them: UTC, milliseconds, {@code Z}. Every publish parses one and every record read
+ * formats one, so the served shape ({@code 2026-11-29T18:00:00.000Z}, years 0000 to 9999) is written and read by hand;
+ * anything else goes through {@link DateTimeFormatter}, and TimesTest holds both ways to the same answers.
+ */
 public final class Times {
     private static final DateTimeFormatter MILLIS =
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+    /** The length of the served shape. */
+    private static final int SERVED_LENGTH = 24;
+
+    private static final long FIRST_SECOND = LocalDateTime.of(0, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC);
+    private static final long LAST_SECOND =
+            LocalDateTime.of(9999, 12, 31, 23, 59, 59).toEpochSecond(ZoneOffset.UTC);
 
     private Times() {}
 
     public static String format(Instant instant) {
+        long second = instant.getEpochSecond();
+        if (second < FIRST_SECOND || second > LAST_SECOND) {
+            return MILLIS.format(instant.truncatedTo(ChronoUnit.MILLIS));
+        }
+        LocalDateTime t = LocalDateTime.ofEpochSecond(second, 0, ZoneOffset.UTC);
+        byte[] out = new byte[SERVED_LENGTH];
+        digits(out, 0, t.getYear(), 4);
+        out[4] = '-';
+        digits(out, 5, t.getMonthValue(), 2);
+        out[7] = '-';
+        digits(out, 8, t.getDayOfMonth(), 2);
+        out[10] = 'T';
+        digits(out, 11, t.getHour(), 2);
+        out[13] = ':';
+        digits(out, 14, t.getMinute(), 2);
+        out[16] = ':';
+        digits(out, 17, t.getSecond(), 2);
+        out[19] = '.';
+        digits(out, 20, instant.getNano() / 1_000_000, 3);
+        out[23] = 'Z';
+        return new String(out, java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    /** The same as {@link #format}, always through {@link DateTimeFormatter}: what TimesTest compares it with. */
+    static String formatWithFormatter(Instant instant) {
         return MILLIS.format(instant.truncatedTo(ChronoUnit.MILLIS));
     }
 
@@ -22,10 +59,73 @@ public final class Times {
         if (text == null) {
             return null;
         }
+        if (isServedShape(text)) {
+            try {
+                return LocalDateTime.of(
+                                number(text, 0, 4),
+                                number(text, 5, 2),
+                                number(text, 8, 2),
+                                number(text, 11, 2),
+                                number(text, 14, 2),
+                                number(text, 17, 2),
+                                number(text, 20, 3) * 1_000_000)
+                        .toInstant(ZoneOffset.UTC);
+            } catch (DateTimeException e) {
+                // A day, hour, minute or second out of range: what the formatter refuses too.
+                return null;
+            }
+        }
+        return parseWithFormatter(text);
+    }
+
+    /** The same as {@link #parseOrNull}, always through {@link DateTimeFormatter}: what TimesTest compares it with. */
+    static Instant parseWithFormatter(String text) {
+        if (text == null) {
+            return null;
+        }
         try {
             return DateTimeFormatter.ISO_OFFSET_DATE_TIME.parse(text, Instant::from);
         } catch (DateTimeParseException e) {
             return null;
+        }
+    }
+
+    /** {@code dddd-dd-ddTdd:dd:dd.dddZ}, ASCII digits only. */
+    private static boolean isServedShape(String text) {
+        if (text.length() != SERVED_LENGTH
+                || text.charAt(4) != '-'
+                || text.charAt(7) != '-'
+                || text.charAt(10) != 'T'
+                || text.charAt(13) != ':'
+                || text.charAt(16) != ':'
+                || text.charAt(19) != '.'
+                || text.charAt(23) != 'Z') {
+            return false;
+        }
+        for (int i = 0; i < SERVED_LENGTH; i++) {
+            if (i == 4 || i == 7 || i == 10 || i == 13 || i == 16 || i == 19 || i == 23) {
+                continue;
+            }
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int number(String text, int from, int length) {
+        int n = 0;
+        for (int i = from; i < from + length; i++) {
+            n = n * 10 + (text.charAt(i) - '0');
+        }
+        return n;
+    }
+
+    private static void digits(byte[] out, int at, int value, int width) {
+        for (int i = at + width - 1; i >= at; i--) {
+            out[i] = (byte) ('0' + value % 10);
+            value /= 10;
         }
     }
 }
