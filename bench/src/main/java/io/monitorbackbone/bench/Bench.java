@@ -39,6 +39,9 @@ public final class Bench {
               --base       load this server instead of starting one; --kafka names its broker (needed by 5 with two
                            gateways, by 8 and by 10); 7 and 13 need servers this run starts
               --backlog    observations scenario 3 drains (default 100,000; 2,000 with --quick)
+              --warm-server  at most this many seconds of load on the main server before the first scenario that
+                           uses it, in 10 s rounds until a round's JIT compilers used at most 5 % of a core (default
+                           180 for a server this run starts; 0 with --quick or --base, and 0 turns it off)
               --idle-settle  seconds scenario 9 waits after the server is ready before its windows (default 10; 2
                            with --quick): a longer one shows a server whose compilers have settled
               --out        the JSON results (default bench/target/results/<date>-<commit>.json)
@@ -152,6 +155,12 @@ public final class Bench {
                                     counts,
                                     quick)
                             .run());
+            java.time.Duration warm = warmBudget(o, quick, base);
+            if (!warm.isZero() && which.stream().anyMatch(MAIN_SERVER_SCENARIOS::contains)) {
+                System.err.printf("bench: warming the server up (at most %d s) …%n", warm.toSeconds());
+                r.set("server_warm_up", s.warmServer(warm));
+                System.err.printf("bench: warm-up: %s%n", r.get("server_warm_up"));
+            }
             for (Map.Entry<String, Supplier<ObjectNode>> e : plan.entrySet()) {
                 if (!which.contains(e.getKey())) {
                     continue;
@@ -243,6 +252,26 @@ public final class Bench {
         return new BridgeBench(sizes, runTag, t, bytes).run();
     }
 
+    /** The scenarios that measure the main server, which {@code --warm-server} warms up before the first of them. */
+    static final java.util.Set<String> MAIN_SERVER_SCENARIOS = java.util.Set.of("1", "2", "3", "4", "5", "11", "12");
+
+    /** {@code --warm-server}: 180 s for a full run on a server this run starts, else none unless asked for. */
+    static java.time.Duration warmBudget(Map<String, String> o, boolean quick, URI base) {
+        String v = o.get("warm-server");
+        if (v == null) {
+            return quick || base != null ? java.time.Duration.ZERO : java.time.Duration.ofSeconds(180);
+        }
+        try {
+            long seconds = Long.parseLong(v.trim());
+            if (seconds < 0) {
+                throw new NumberFormatException();
+            }
+            return java.time.Duration.ofSeconds(seconds);
+        } catch (NumberFormatException e) {
+            throw new BenchError("--warm-server takes a number of seconds, not " + v + "\n" + USAGE);
+        }
+    }
+
     /**
      * Scenario 13's numbers of gateways: {@code N} is 1 to N (default 3), a comma list is those; with {@code --quick}
      * only N (default 2).
@@ -331,6 +360,7 @@ public final class Bench {
         known.addAll(List.of(
                 "backlog",
                 "idle-settle",
+                "warm-server",
                 "scenarios",
                 "base",
                 "kafka",

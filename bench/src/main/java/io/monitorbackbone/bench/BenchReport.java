@@ -33,6 +33,16 @@ final class BenchReport {
                 + (r.path("reused_servers").asBoolean()
                         ? "; scenarios 6, 7 and 9 ran on it (and 7 on the second gateway), not on fresh servers"
                         : ""));
+        JsonNode warm = r.path("server_warm_up");
+        out.add("- Warm-up of the main server before its scenarios: "
+                + (warm.isMissingNode()
+                        ? "none (its first windows include the JIT's compiling)"
+                        : warm.path("seconds").asDouble() + " s, JIT CPU-s per 10 s round "
+                                + warm.path("round_jit_cpu_s")
+                                + (warm.path("settled").asBoolean()
+                                        ? ", settled"
+                                        : ", not settled within "
+                                                + warm.path("budget_s").asLong() + " s")));
         out.add("- Errors: "
                 + (r.get("errors").asLong() == 0
                         ? "none"

@@ -32,6 +32,7 @@ final class Load {
             double seconds,
             double clientCpu,
             double serverCpu,
+            double serverJitCpu,
             int reconnects) {
 
         double perSecond() {
@@ -48,6 +49,7 @@ final class Load {
             into.put("window_s", Latencies.round(seconds));
             into.put("client_cpu_s", Latencies.round(clientCpu));
             into.put("server_cpu_s", Latencies.round(serverCpu));
+            into.put("server_jit_cpu_s", Latencies.round(serverJitCpu));
             into.put("reconnects", reconnects);
             into.put("from_epoch_ms", fromEpochMs);
             into.put("to_epoch_ms", fromEpochMs + Math.round(seconds * 1000));
@@ -110,9 +112,11 @@ final class Load {
         long fromEpochMs = System.currentTimeMillis();
         double client0 = clientCpuSeconds();
         double server0 = server.cpuSeconds();
+        double jit0 = server.jitCpuSeconds();
         sleepUntil(end);
         double client1 = clientCpuSeconds();
         double server1 = server.cpuSeconds();
+        double jit1 = server.jitCpuSeconds();
         try {
             done.await();
         } catch (InterruptedException e) {
@@ -128,6 +132,7 @@ final class Load {
                 window.toNanos() / 1e9,
                 client1 - client0,
                 server1 - server0,
+                jit1 - jit0,
                 (int) reconnects.get());
     }
 

@@ -152,6 +152,7 @@ final class Scenarios {
             long errors = 0;
             double c0 = Load.clientCpuSeconds();
             double s0 = t.cpuSeconds();
+            double j0 = t.jitCpuSeconds();
             long t0 = System.nanoTime();
             for (int i = 0; i < sizes.seqN(); i++) {
                 long s = System.nanoTime();
@@ -170,8 +171,63 @@ final class Scenarios {
             out.put("warm_up", sizes.seqWarm());
             out.put("client_cpu_s", Latencies.round(Load.clientCpuSeconds() - c0));
             out.put("server_cpu_s", Latencies.round(t.cpuSeconds() - s0));
+            out.put("server_jit_cpu_s", Latencies.round(t.jitCpuSeconds() - j0));
             out.put("reconnects", api.http.connects() - 1);
         }
+        return out;
+    }
+
+    /** How long one round of {@link #warmServer} loads the server. */
+    static final Duration WARM_ROUND = Duration.ofSeconds(10);
+    /** The compilers have settled once a round's JIT CPU is at most this share of one core. */
+    static final double SETTLED_JIT_SHARE = 0.05;
+
+    /**
+     * Loads the main server with what scenarios 1, 2, 11 and 12 send (single and batch publishes, large pages pulled)
+     * in rounds of {@link #WARM_ROUND}, until a round's JIT compilers used at most {@link #SETTLED_JIT_SHARE} of a core
+     * or {@code budget} has passed: a freshly started JVM compiles for minutes on two cores, and a window measured
+     * meanwhile measures the compilers as much as the server (docs/benchmarks.md, "A warm server").
+     */
+    ObjectNode warmServer(Duration budget) {
+        Target t = servers.main();
+        ObjectNode out = BenchClient.JSON.createObjectNode();
+        out.put("budget_s", budget.toSeconds());
+        out.put("settled_when_jit_share_at_most", SETTLED_JIT_SHARE);
+        com.fasterxml.jackson.databind.node.ArrayNode rounds = out.putArray("round_jit_cpu_s");
+        BenchClient.Monitor single;
+        BenchClient.Monitor batched;
+        BenchClient.Sub reader;
+        try (BenchClient api = new BenchClient(t.base)) {
+            single = api.create(id("warm"));
+            batched = api.create(id("warm-batch"));
+            reader = api.subscribe(batched, "agent:warm", null);
+        }
+        byte[] body = BenchClient.observation("s-1");
+        byte[] batch = BenchClient.batch("s", 100, 16);
+        long t0 = System.nanoTime();
+        boolean settled = false;
+        Duration part = WARM_ROUND.dividedBy(2);
+        while (!settled && System.nanoTime() - t0 < budget.toNanos()) {
+            double j0 = t.jitCpuSeconds();
+            long r0 = System.nanoTime();
+            Load.run(
+                    t.base, sizes.connections(), Duration.ZERO, part, t, (api, thread, i) -> api.publish(single, body));
+            Load.run(
+                    t.base,
+                    BATCH_CONNECTIONS,
+                    Duration.ZERO,
+                    part,
+                    t,
+                    (api, thread, i) -> thread == 0
+                            ? api.pull(reader, "limit=5000&large_pages=true&wait=0")
+                            : allAccepted(api.publishBatch(batched, batch), 100));
+            double jit = t.jitCpuSeconds() - j0;
+            double seconds = (System.nanoTime() - r0) / 1e9;
+            rounds.add(Latencies.round(jit));
+            settled = jit <= SETTLED_JIT_SHARE * seconds;
+        }
+        out.put("seconds", Latencies.round((System.nanoTime() - t0) / 1e9));
+        out.put("settled", settled);
         return out;
     }
 
@@ -240,6 +296,7 @@ final class Scenarios {
             int largestPage = 0;
             double c0 = Load.clientCpuSeconds();
             double s0 = t.cpuSeconds();
+            double j0 = t.jitCpuSeconds();
             long t0 = System.nanoTime();
             part.put("from_epoch_ms", System.currentTimeMillis());
             while (true) {
@@ -283,6 +340,7 @@ final class Scenarios {
             part.put("errors", errors);
             part.put("client_cpu_s", Latencies.round(Load.clientCpuSeconds() - c0));
             part.put("server_cpu_s", Latencies.round(t.cpuSeconds() - s0));
+            part.put("server_jit_cpu_s", Latencies.round(t.jitCpuSeconds() - j0));
         }
     }
 

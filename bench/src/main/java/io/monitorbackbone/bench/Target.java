@@ -97,6 +97,31 @@ final class Target implements AutoCloseable {
         return cpuSecondsOf(pid());
     }
 
+    /**
+     * CPU seconds the server's JIT compiler threads have used so far (their kernel names start with {@code C1
+     * CompilerThre} or {@code C2 CompilerThre}); NaN for a server this run did not start. A window whose share of
+     * this is large measured a server that was still compiling, not one in its steady state.
+     */
+    double jitCpuSeconds() {
+        if (!started()) {
+            return Double.NaN;
+        }
+        java.util.Map<Long, Double> cpu = ThreadCpu.sample(pid());
+        double sum = 0;
+        for (java.util.Map.Entry<Long, Double> e : cpu.entrySet()) {
+            try {
+                String comm = java.nio.file.Files.readString(
+                        java.nio.file.Path.of("/proc/" + pid() + "/task/" + e.getKey() + "/comm"));
+                if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
+                    sum += e.getValue();
+                }
+            } catch (java.io.IOException gone) {
+                // a compiler thread that ended took its seconds with it; the JVM keeps its compilers while it runs
+            }
+        }
+        return sum;
+    }
+
     static double cpuSecondsOf(long pid) {
         String stat = lines("/proc/" + pid + "/stat").get(0);
         // Fields after the command name, which is in parentheses and may contain spaces.

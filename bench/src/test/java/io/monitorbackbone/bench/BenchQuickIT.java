@@ -30,6 +30,9 @@ class BenchQuickIT {
                 jar,
                 "no-docs",
                 "true",
+                // One round of the warm-up, which a quick run otherwise skips.
+                "warm-server",
+                "1",
                 "root",
                 Path.of("..").toAbsolutePath().normalize().toString()));
 
@@ -101,6 +104,20 @@ class BenchQuickIT {
             JsonNode v = s.at(pointer);
             assertThat(v.isNumber()).as(pointer + " in " + s.toPrettyString()).isTrue();
             assertThat(v.asDouble()).as(pointer).isPositive();
+        }
+        assertThat(r.at("/server_warm_up/round_jit_cpu_s").size())
+                .as(r.toPrettyString())
+                .isEqualTo(1);
+        assertThat(r.at("/server_warm_up/seconds").asDouble()).isPositive();
+        for (String pointer : List.of(
+                "/1/server_jit_cpu_s",
+                "/2/one_monitor/server_jit_cpu_s",
+                "/11/batch_100/server_jit_cpu_s",
+                "/12/limit_200/server_jit_cpu_s")) {
+            assertThat(s.at(pointer).isNumber())
+                    .as(pointer + " in " + s.toPrettyString())
+                    .isTrue();
+            assertThat(s.at(pointer).asDouble()).as(pointer).isNotNegative();
         }
         assertThat(s.at("/12/limit_5000_large_pages/largest_page").asInt())
                 .as("a reader that asks for large pages gets pages past max_limit")
