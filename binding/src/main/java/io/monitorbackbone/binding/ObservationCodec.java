@@ -47,6 +47,9 @@ public final class ObservationCodec {
     private static final String HORIZON = "ce_horizon";
     private static final String ACTOR = "ce_actor";
     private static final String JSON = "application/json";
+    /** The headers {@link #encode} writes, in the order of {@link #decodeOwn}'s values. */
+    private static final java.util.List<String> OWN_HEADERS = java.util.List.of(
+            SPECVERSION, ID, SOURCE, TYPE, CONTENT_TYPE, SUBJECT, TIME, TIER, ORIGIN, VERIFIED, HORIZON, ACTOR);
 
     private ObservationCodec() {}
 
@@ -159,88 +162,27 @@ public final class ObservationCodec {
      * exactly as before, so every record decodes to what the SDK made of it (ObservationCodecTest compares the two).
      */
     static Draft decodeOwn(Headers headers, byte[] value, long timestamp) {
-        String specversion = null;
-        String id = null;
-        String source = null;
-        String type = null;
-        String contentType = null;
-        String subject = null;
-        String time = null;
-        String tier = null;
-        String origin = null;
-        String verified = null;
-        String horizon = null;
-        String actor = null;
+        String[] v = new String[OWN_HEADERS.size()];
         for (org.apache.kafka.common.header.Header h : headers) {
-            byte[] raw = h.value();
-            if (raw == null) {
+            int at = OWN_HEADERS.indexOf(h.key());
+            // Another header, a header without a value or one given twice: not a record of ours.
+            if (at < 0 || h.value() == null || v[at] != null) {
                 return null;
             }
-            String v = new String(raw, StandardCharsets.UTF_8);
-            String previous;
-            switch (h.key()) {
-                case SPECVERSION -> {
-                    previous = specversion;
-                    specversion = v;
-                }
-                case ID -> {
-                    previous = id;
-                    id = v;
-                }
-                case SOURCE -> {
-                    previous = source;
-                    source = v;
-                }
-                case TYPE -> {
-                    previous = type;
-                    type = v;
-                }
-                case CONTENT_TYPE -> {
-                    previous = contentType;
-                    contentType = v;
-                }
-                case SUBJECT -> {
-                    previous = subject;
-                    subject = v;
-                }
-                case TIME -> {
-                    previous = time;
-                    time = v;
-                }
-                case TIER -> {
-                    previous = tier;
-                    tier = v;
-                }
-                case ORIGIN -> {
-                    previous = origin;
-                    origin = v;
-                }
-                case VERIFIED -> {
-                    previous = verified;
-                    verified = v;
-                }
-                case HORIZON -> {
-                    previous = horizon;
-                    horizon = v;
-                }
-                case ACTOR -> {
-                    previous = actor;
-                    actor = v;
-                }
-                default -> {
-                    return null;
-                }
-            }
-            if (previous != null) {
-                return null;
-            }
+            v[at] = new String(h.value(), StandardCharsets.UTF_8);
         }
+        String specversion = v[0];
+        String id = v[1];
+        String source = v[2];
+        String type = v[3];
+        String contentType = v[4];
+        String time = v[6];
         if (!"1.0".equals(specversion)
-                || !JSON.equals(contentType)
                 || id == null
-                || type == null
                 || source == null
-                || !source.startsWith(SOURCE_PREFIX)) {
+                || !source.startsWith(SOURCE_PREFIX)
+                || type == null
+                || !JSON.equals(contentType)) {
             return null;
         }
         try {
@@ -254,7 +196,8 @@ public final class ObservationCodec {
         if (at == null) {
             return null;
         }
-        return draft(type, subject, Times.format(at), tier, origin, verified, horizon, actor, value);
+        // subject, then the extensions tier, origin, verified, horizon and actor, in OWN_HEADERS' order
+        return new Draft(type, v[5], Times.format(at), v[7], v[8], v[9], v[10], v[11], data(value));
     }
 
     /** Any CloudEvent in binary or structured mode, through the SDK. */
@@ -263,7 +206,7 @@ public final class ObservationCodec {
         String time = event.getTime() != null
                 ? Times.format(event.getTime().toInstant())
                 : Times.format(Instant.ofEpochMilli(timestamp));
-        return draft(
+        return new Draft(
                 event.getType(),
                 event.getSubject(),
                 time,
@@ -272,29 +215,18 @@ public final class ObservationCodec {
                 extension(event, "verified"),
                 extension(event, "horizon"),
                 extension(event, "actor"),
-                event.getData() == null ? null : event.getData().toBytes());
+                data(event.getData() == null ? null : event.getData().toBytes()));
     }
 
-    private static Draft draft(
-            String type,
-            String subject,
-            String time,
-            String tier,
-            String origin,
-            String verified,
-            String horizon,
-            String actor,
-            byte[] data) {
-        // Binary mode: an empty value is no data, as the SDK reads it.
-        JsonNode parsed = data == null || data.length == 0 ? Json.object() : Json.read(data);
-        ObjectNode dataObject;
+    /** The served {@code data} object of a record's value: in binary mode an empty value is no data. */
+    private static ObjectNode data(byte[] bytes) {
+        JsonNode parsed = bytes == null || bytes.length == 0 ? Json.object() : Json.read(bytes);
         if (parsed.isObject()) {
-            dataObject = (ObjectNode) parsed;
-        } else {
-            dataObject = Json.object();
-            dataObject.set("value", parsed);
+            return (ObjectNode) parsed;
         }
-        return new Draft(type, subject, time, tier, origin, verified, horizon, actor, dataObject);
+        ObjectNode wrapped = Json.object();
+        wrapped.set("value", parsed);
+        return wrapped;
     }
 
     private static String monitorOf(Headers headers) {
