@@ -16,8 +16,9 @@ import java.time.temporal.ChronoUnit;
 public final class Times {
     private static final DateTimeFormatter MILLIS =
             DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
-    /** The length of the served shape. */
-    private static final int SERVED_LENGTH = 24;
+
+    /** The served shape, {@code d} standing for an ASCII digit. */
+    private static final String SERVED_SHAPE = "dddd-dd-ddTdd:dd:dd.dddZ";
 
     private static final long FIRST_SECOND = LocalDateTime.of(0, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC);
     private static final long LAST_SECOND =
@@ -28,10 +29,10 @@ public final class Times {
     public static String format(Instant instant) {
         long second = instant.getEpochSecond();
         if (second < FIRST_SECOND || second > LAST_SECOND) {
-            return MILLIS.format(instant.truncatedTo(ChronoUnit.MILLIS));
+            return formatWithFormatter(instant);
         }
         LocalDateTime t = LocalDateTime.ofEpochSecond(second, 0, ZoneOffset.UTC);
-        byte[] out = new byte[SERVED_LENGTH];
+        byte[] out = new byte[SERVED_SHAPE.length()];
         digits(out, 0, t.getYear(), 4);
         out[4] = '-';
         digits(out, 5, t.getMonthValue(), 2);
@@ -90,24 +91,14 @@ public final class Times {
         }
     }
 
-    /** {@code dddd-dd-ddTdd:dd:dd.dddZ}, ASCII digits only. */
     private static boolean isServedShape(String text) {
-        if (text.length() != SERVED_LENGTH
-                || text.charAt(4) != '-'
-                || text.charAt(7) != '-'
-                || text.charAt(10) != 'T'
-                || text.charAt(13) != ':'
-                || text.charAt(16) != ':'
-                || text.charAt(19) != '.'
-                || text.charAt(23) != 'Z') {
+        if (text.length() != SERVED_SHAPE.length()) {
             return false;
         }
-        for (int i = 0; i < SERVED_LENGTH; i++) {
-            if (i == 4 || i == 7 || i == 10 || i == 13 || i == 16 || i == 19 || i == 23) {
-                continue;
-            }
+        for (int i = 0; i < SERVED_SHAPE.length(); i++) {
+            char want = SERVED_SHAPE.charAt(i);
             char c = text.charAt(i);
-            if (c < '0' || c > '9') {
+            if (want == 'd' ? c < '0' || c > '9' : c != want) {
                 return false;
             }
         }
