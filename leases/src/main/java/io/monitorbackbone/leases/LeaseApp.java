@@ -31,8 +31,12 @@ import org.slf4j.LoggerFactory;
 public final class LeaseApp {
     private static final Logger LOGGER = LoggerFactory.getLogger(LeaseApp.class);
     public static final String APPLICATION_ID = "mp-leases";
-    /** The stream thread's poll while nothing was read lately: the wall-clock sweep runs at most this late. */
-    static final long IDLE_POLL_MS = 250;
+    /**
+     * The stream thread's poll while nothing was read lately: the wall-clock sweep runs at most this late (so an expiry
+     * is acted on at most {@code LeaseProcessor.SWEEP_INTERVAL} plus this after its deadline). A command ends the poll
+     * when it arrives, so the wait costs a request nothing; it is what an idle leases service turns its loop at.
+     */
+    static final long IDLE_POLL_MS = 1000;
 
     /**
      * @param clients    the cluster, and the client properties every role passes through ({@code MP_KAFKA_*})

@@ -38,7 +38,7 @@ class LeaseAppTest {
         var config = LeaseApp.config(new LeaseApp.Settings("broker:9092", state, "leases-0", 3, (short) 1, 10));
 
         assertThat(config).containsEntry(StreamsConfig.POLL_MS_CONFIG, LeaseApp.IDLE_POLL_MS);
-        assertThat(LeaseApp.IDLE_POLL_MS).isGreaterThanOrEqualTo(250);
+        assertThat(LeaseApp.IDLE_POLL_MS).isGreaterThanOrEqualTo(1000);
     }
 
     @Test
