@@ -3,6 +3,7 @@ package io.monitorbackbone.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.monitorbackbone.testsupport.ServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -33,10 +34,10 @@ class BenchQuickIT {
                 // One round of the warm-up, which a quick run otherwise skips.
                 "warm-server",
                 "1",
-                // A smoke test, not a measurement: the servers compile as the suite's other servers do (C1 only),
+                // A smoke test, not a measurement: the servers run as the suite's other servers do (C1 only),
                 // which costs this test a third less CPU than the optimising compiler.
                 "server-opts",
-                "-Xmx512m -XX:+UseSerialGC -XX:TieredStopAtLevel=1",
+                String.join(" ", ServerProcess.JVM_OPTIONS),
                 "root",
                 Path.of("..").toAbsolutePath().normalize().toString()));
 

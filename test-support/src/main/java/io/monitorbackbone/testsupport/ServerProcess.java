@@ -33,7 +33,11 @@ public final class ServerProcess implements AutoCloseable {
 
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final String READY_PATH = "/mp/v0/discover";
-    private static final List<String> JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    /**
+     * The JVM options a test server runs with unless its test sets others: C1 only and the serial collector, which
+     * cost a short-lived server far less CPU than the optimising compiler; also what the bench's smoke test passes.
+     */
+    public static final List<String> JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
     /**
      * A build started in the background ({@code ./mvnw verify > log &}) inherits SIGINT ignored from the shell, and an
      * ignored signal stays ignored across exec: the server would never see the Ctrl-C a test sends. The server starts
