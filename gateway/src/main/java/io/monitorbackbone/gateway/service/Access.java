@@ -84,13 +84,27 @@ final class Access {
             tables.catchUp(Topics.SUBSCRIPTIONS);
             s = tables.subscription(id);
         }
+        tables.catchUp(Topics.CURSORS);
+        return checked(id, s, bearer);
+    }
+
+    /**
+     * The subscription as every gateway last wrote it, checked again: called under the subscription's lock by a
+     * change written from it (renew, retire), so that another gateway's write a moment ago (the push disabled, a
+     * re-key, a retirement) is built upon, never overwritten by this view's older record.
+     */
+    Subscription current(String id, String bearer) {
+        tables.catchUp(Topics.SUBSCRIPTIONS);
+        return checked(id, tables.subscription(id), bearer);
+    }
+
+    private Subscription checked(String id, Subscription s, String bearer) {
         if (s == null) {
             throw ProtocolException.subscriptionNotFound();
         }
         if (!s.tokenIs(bearer)) {
             throw ProtocolException.of(ErrorCode.UNAUTHORIZED, "bearer token missing or invalid");
         }
-        tables.catchUp(Topics.CURSORS);
         if (!s.active()) {
             throw ProtocolException.of(
                             ErrorCode.NOT_FOUND, "subscription retired; re-subscribe to reactivate (cursor kept)")

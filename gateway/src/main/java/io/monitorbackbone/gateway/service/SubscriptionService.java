@@ -208,6 +208,7 @@ public class SubscriptionService {
         Subscription s = access.authorized(id, bearer);
         Monitor monitor = access.monitorOf(s);
         synchronized (tables.lockFor(Tables.readerKey(s.monitor(), s.subscriber()))) {
+            s = access.current(id, bearer);
             String token = Tokens.mint();
             Subscription renewed = s.rekeyed(Tokens.hash(token));
             tables.put(Topics.SUBSCRIPTIONS, id, renewed);
@@ -232,7 +233,7 @@ public class SubscriptionService {
 
     public Reply retire(String id, String bearer, RetireSubscription request) {
         Subscription s = access.authorized(id, bearer);
-        long seq = retire(s, s.subscriber(), request.reason(), null);
+        long seq = retire(s, bearer, s.subscriber(), request.reason(), null);
         ObjectNode reply = Json.object();
         reply.put("ok", true);
         reply.put("subscription", id);
@@ -268,13 +269,15 @@ public class SubscriptionService {
         ObjectNode will = Json.object();
         will.put("mute_since", Times.format(reference));
         will.put("retire_after_mute_seconds", ttl);
-        retire(s, SWEEP, "mute", will);
+        retire(s, null, SWEEP, "mute", will);
         return true;
     }
 
-    private long retire(Subscription s, String actor, String reason, ObjectNode extra) {
+    /** @param bearer the token the retiring reader holds, checked again on the current record; null for the sweep */
+    private long retire(Subscription s, String bearer, String actor, String reason, ObjectNode extra) {
         synchronized (tables.lockFor(Tables.readerKey(s.monitor(), s.subscriber()))) {
-            Subscription current = tables.subscription(s.id());
+            // The sweep caught up with the table just before deciding; a reader's retire does it here.
+            Subscription current = bearer == null ? tables.subscription(s.id()) : access.current(s.id(), bearer);
             Subscription retired = current.retired();
             tables.put(Topics.SUBSCRIPTIONS, s.id(), retired);
             tables.apply(retired);

@@ -173,6 +173,66 @@ class SubscriptionServiceTest {
         assertThat(w.tables.subscription(sub[0]).tokenIs(fresh)).isTrue();
     }
 
+    /**
+     * Another gateway's write of the subscription, not yet read by this one: what this gateway's follower reads when
+     * it next catches up with the subscriptions table (once).
+     */
+    private static void writtenElsewhere(World w, Subscription elsewhere) {
+        java.util.concurrent.atomic.AtomicBoolean read = new java.util.concurrent.atomic.AtomicBoolean();
+        w.tables.onCatchUp(table -> {
+            if (table.equals(Topics.SUBSCRIPTIONS) && read.compareAndSet(false, true)) {
+                w.tables.apply(elsewhere);
+            }
+        });
+    }
+
+    @Test
+    void aRenewBuildsOnThePushAnotherGatewayDisabledAMomentAgo() {
+        // The pushing gateway stored push_disabled; a renew on a gateway that had not read it yet must not write the
+        // older record back with a new token, which would start the push again.
+        World w = new World();
+        w.monitor("ci");
+        String[] sub = w.subscribe("ci", "agent:claude", null, "observe");
+        ObjectNode why = Json.object().put("status", 410).put("seq", 2);
+        writtenElsewhere(w, w.tables.subscription(sub[0]).pushDisabled(why));
+
+        JsonNode reply = w.subscriptions.renew(sub[0], sub[1]).body();
+
+        java.util.List<FakeTables.Row> rows = w.tables.written(Topics.SUBSCRIPTIONS);
+        Subscription written = (Subscription) rows.get(rows.size() - 1).value();
+        assertThat(written.pushDisabled()).isEqualTo(why);
+        assertThat(written.tokenIs(reply.get("token").asText())).isTrue();
+    }
+
+    @Test
+    void aRenewJustAfterARetireOnAnotherGatewayIsRefusedNotAReactivation() {
+        World w = new World();
+        w.monitor("ci");
+        String[] sub = w.subscribe("ci", "agent:claude", null, "observe");
+        writtenElsewhere(w, w.tables.subscription(sub[0]).retired());
+        int before = w.tables.written(Topics.SUBSCRIPTIONS).size();
+
+        assertThatThrownBy(() -> w.subscriptions.renew(sub[0], sub[1]))
+                .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.NOT_FOUND));
+        assertThat(w.tables.written(Topics.SUBSCRIPTIONS)).hasSize(before);
+        assertThat(w.tables.subscription(sub[0]).active()).isFalse();
+    }
+
+    @Test
+    void aRetireWithATokenAnotherGatewayRotatedAMomentAgoIsRefused() {
+        World w = new World();
+        w.monitor("ci");
+        String[] sub = w.subscribe("ci", "agent:claude", null, "observe");
+        writtenElsewhere(w, w.tables.subscription(sub[0]).rekeyed(io.monitorbackbone.protocol.Tokens.hash("rotated")));
+        int before = w.tables.written(Topics.SUBSCRIPTIONS).size();
+
+        assertThatThrownBy(() -> w.subscriptions.retire(
+                        sub[0], sub[1], RetireSubscription.parse(Json.object().put("reason", "done"))))
+                .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.UNAUTHORIZED));
+        assertThat(w.tables.written(Topics.SUBSCRIPTIONS)).hasSize(before);
+        assertThat(w.tables.subscription(sub[0]).active()).isTrue();
+    }
+
     @Test
     void retiringASubscriptionKeepsItsCursorAndReleasesTheLeasesItHolds() {
         World w = new World();
