@@ -179,6 +179,9 @@ public class MonitorService {
             throw ProtocolException.ownerTokenRequired();
         }
         synchronized (tables.lockFor("monitor\u0000" + id)) {
+            // The next definition is built on the current one: another gateway's pause, update or retirement a
+            // moment ago must be in view first, or this one would write the older definition back over it.
+            tables.catchUp(Topics.MONITORS);
             current = tables.monitor(id);
             Instant now = clock.instant();
             String action = request.action();

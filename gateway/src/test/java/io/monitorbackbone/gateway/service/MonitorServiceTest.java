@@ -9,6 +9,7 @@ import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.ErrorCode;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
+import io.monitorbackbone.protocol.MonitorDefinitions;
 import io.monitorbackbone.protocol.ProtocolException;
 import io.monitorbackbone.protocol.ServerFault;
 import io.monitorbackbone.protocol.Tokens;
@@ -163,6 +164,25 @@ class MonitorServiceTest {
         assertThat(w.tables.written(Topics.MONITORS)).hasSize(2);
         assertThat(w.log.at("ci", 2).data().path("payload").path("action").asText())
                 .isEqualTo("pause");
+    }
+
+    @Test
+    void aPauseJustAfterARetireOnAnotherGatewayIsRefusedNotAnUndoOfTheRetirement() {
+        World w = new World();
+        String owner = w.monitor("ci");
+        Monitor retiredElsewhere = MonitorDefinitions.transition(w.tables.monitor("ci"), "retire");
+        java.util.concurrent.atomic.AtomicBoolean read = new java.util.concurrent.atomic.AtomicBoolean();
+        w.tables.onCatchUp(table -> {
+            if (table.equals(Topics.MONITORS) && read.compareAndSet(false, true)) {
+                w.tables.apply(retiredElsewhere);
+            }
+        });
+        int before = w.tables.written(Topics.MONITORS).size();
+
+        assertThatThrownBy(() -> w.monitors.configure("ci", ConfigureMonitor.parse("pause", Json.object()), owner))
+                .satisfies(e -> assertThat(code(e)).isEqualTo(ErrorCode.UNAVAILABLE));
+        assertThat(w.tables.written(Topics.MONITORS)).hasSize(before);
+        assertThat(w.tables.monitor("ci").retired()).isTrue();
     }
 
     @Test
