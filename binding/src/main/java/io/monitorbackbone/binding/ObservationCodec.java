@@ -161,7 +161,7 @@ public final class ObservationCodec {
      * map, which cost more than half of a decode. Null for anything else, which {@link #decodeWithSdk} then reads
      * exactly as before, so every record decodes to what the SDK made of it (ObservationCodecTest compares the two).
      */
-    static Draft decodeOwn(Headers headers, byte[] value, long timestamp) {
+    public static Draft decodeOwn(Headers headers, byte[] value, long timestamp) {
         String[] v = new String[OWN_HEADERS.size()];
         for (org.apache.kafka.common.header.Header h : headers) {
             int at = OWN_HEADERS.indexOf(h.key());
