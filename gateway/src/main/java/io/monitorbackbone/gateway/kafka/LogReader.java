@@ -32,6 +32,12 @@ public final class LogReader {
     private final ReaderPool pool;
     private final Function<String, MonitorLog> tails;
     private final Heads heads;
+    /**
+     * What the counts past pages found (filters that pass everything only), by monitor and the seq each starts at: the
+     * ack of a page counts its lag from the page's {@code next}, which the pull's count has just read past, so it
+     * reads only what was appended since instead of the same records again.
+     */
+    private final CountsAfterPages counts = new CountsAfterPages(CountsAfterPages.DEFAULT_ENTRIES);
 
     /**
      * @param tails each monitor's in-memory tail, kept by the follower: a read that it covers up to the broker's head is
@@ -179,25 +185,43 @@ public final class LogReader {
         return pool.withConsumer(c -> {
             TopicPartition tp = ReaderPool.partitionOf(monitorId);
             Bounds b = bounds(c, List.of(tp)).get(monitorId);
-            PageScan scan = new PageScan(monitorId, filter, limit, count, b);
             long startSeq = Math.max(fromSeq, b.floor());
-            List<Entry> cached = tails.apply(monitorId).tail(startSeq, b.head());
-            if (cached != null) {
-                for (Entry e : cached) {
-                    if (!scan.accept(e.seq(), e.draft())) {
-                        break;
-                    }
+            PageScan scan = new PageScan(monitorId, filter, limit, count, b, startSeq);
+            boolean remembered = count && filter.passesEverything();
+            long readFrom = startSeq;
+            if (remembered && limit == 0) {
+                PageScan.Counted known = counts.get(monitorId, startSeq);
+                if (known != null && known.to() <= b.head()) {
+                    readFrom = scan.continueAfter(known);
                 }
-                return scan.page();
             }
-            ReaderPool.range(c, tp, Seq.offsetOf(startSeq), b.end(), r -> {
-                long seq = Seq.fromOffset(r.offset());
-                // Past the page, a filter that passes everything only counts: no record needs decoding.
-                return scan.countsOnly()
-                        ? scan.count(seq)
-                        : scan.accept(seq, ObservationCodec.decode(monitorId, r.headers(), r.value(), r.timestamp()));
-            });
+            if (readFrom >= 0) {
+                scan(c, tp, monitorId, b, scan, readFrom);
+            }
+            if (remembered) {
+                counts.put(monitorId, scan.counted());
+            }
             return scan.page();
+        });
+    }
+
+    private void scan(
+            KafkaConsumer<byte[], byte[]> c, TopicPartition tp, String monitorId, Bounds b, PageScan scan, long from) {
+        List<Entry> cached = tails.apply(monitorId).tail(from, b.head());
+        if (cached != null) {
+            for (Entry e : cached) {
+                if (!scan.accept(e.seq(), e.draft())) {
+                    break;
+                }
+            }
+            return;
+        }
+        ReaderPool.range(c, tp, Seq.offsetOf(from), b.end(), r -> {
+            long seq = Seq.fromOffset(r.offset());
+            // Past the page, a filter that passes everything only counts: no record needs decoding.
+            return scan.countsOnly()
+                    ? scan.count(seq)
+                    : scan.accept(seq, ObservationCodec.decode(monitorId, r.headers(), r.value(), r.timestamp()));
         });
     }
 }

@@ -31,10 +31,24 @@ final class PageScan {
     private long matched;
     private long examined;
     private long examinedAfterPage;
+    private long lastExamined;
     private boolean pageDone;
     private boolean bounded;
 
-    PageScan(String monitorId, Filter filter, int limit, boolean count, Log.Bounds bounds) {
+    /**
+     * What a count found past a page, from the page's {@code next} on: the records it examined, up to and including
+     * seq {@code to}, and how many of them matched. The records at or below {@code to} are below the log's last stable
+     * offset, so they never change (retention may only drop them): a count from the same seq with the same filter finds
+     * the same, and only what was appended since is left to read.
+     */
+    record Counted(long from, long to, long examined, long matched) {}
+
+    /**
+     * @param limit the page's size; 0 for a count only (a lag), which examines at most {@link #LAG_SCAN_LIMIT} records
+     *              from {@code start}
+     * @param start the first seq this scan will be given (the read's start, at or above the floor)
+     */
+    PageScan(String monitorId, Filter filter, int limit, boolean count, Log.Bounds bounds, long start) {
         this.monitorId = monitorId;
         this.filter = filter;
         this.passesEverything = filter.passesEverything();
@@ -42,6 +56,40 @@ final class PageScan {
         this.count = count;
         this.bounds = bounds;
         this.next = bounds.head() + 1;
+        this.lastExamined = start - 1;
+        if (limit == 0) {
+            pageDone = true;
+            next = start;
+        }
+    }
+
+    /**
+     * Starts a count only where an earlier count from the same seq stopped ({@code known.from} must be this scan's
+     * start): what it examined is taken as examined. Returns the seq to read on from, or -1 when nothing more is needed
+     * (the earlier count used the whole budget).
+     */
+    long continueAfter(Counted known) {
+        if (limit != 0 || !count || known.from() != next || examined > 0) {
+            throw new IllegalStateException("only a count that has examined nothing continues another");
+        }
+        examined = known.examined();
+        examinedAfterPage = known.examined();
+        matched = known.matched();
+        lastExamined = known.to();
+        if (examinedAfterPage >= LAG_SCAN_LIMIT) {
+            bounded = known.to() < bounds.head();
+            return -1;
+        }
+        return known.to() + 1;
+    }
+
+    /** What this scan counted past its page, once it is done; null when it did not count, or its page is unfinished. */
+    Counted counted() {
+        if (!count) {
+            return null;
+        }
+        long from = Math.min(next, bounds.head() + 1);
+        return new Counted(from, Math.max(lastExamined, from - 1), examinedAfterPage, matched - entries.size());
     }
 
     /** Whether what is left is counting records that all match, which needs neither a decode nor a match. */
@@ -51,6 +99,7 @@ final class PageScan {
 
     /** {@link #accept} for a record that {@link #countsOnly} says matches. */
     boolean count(long seq) {
+        lastExamined = seq;
         examined++;
         examinedAfterPage++;
         matched++;
@@ -59,6 +108,7 @@ final class PageScan {
 
     /** Takes one record; false once nothing more is needed. */
     boolean accept(long seq, Draft draft) {
+        lastExamined = seq;
         examined++;
         if (pageDone) {
             examinedAfterPage++;
