@@ -57,7 +57,12 @@ final class KafkaLog implements Log {
 
     @Override
     public Page read(String monitorId, long fromSeq, Filter filter, int limit, boolean count) {
-        return reader.read(monitorId, fromSeq, filter, limit, count);
+        return reader.read(monitorId, fromSeq, filter, limit, count, null);
+    }
+
+    @Override
+    public Page count(String monitorId, long fromSeq, Filter filter, Bounds bounds) {
+        return reader.read(monitorId, fromSeq, filter, 0, true, bounds);
     }
 
     @Override

@@ -182,17 +182,22 @@ public final class LogReader {
      * cursor.
      */
     public Page read(String monitorId, long fromSeq, Filter filter, int limit, boolean count) {
+        return read(monitorId, fromSeq, filter, limit, count, null);
+    }
+
+    /** @param known the log's bounds, read from the broker by this request a moment ago; null to read them now */
+    public Page read(String monitorId, long fromSeq, Filter filter, int limit, boolean count, Bounds known) {
         return pool.withConsumer(c -> {
             TopicPartition tp = ReaderPool.partitionOf(monitorId);
-            Bounds b = bounds(c, List.of(tp)).get(monitorId);
+            Bounds b = known != null ? known : bounds(c, List.of(tp)).get(monitorId);
             long startSeq = Math.max(fromSeq, b.floor());
             PageScan scan = new PageScan(monitorId, filter, limit, count, b, startSeq);
             boolean remembered = count && filter.passesEverything();
             long readFrom = startSeq;
             if (remembered && limit == 0) {
-                PageScan.Counted known = counts.get(monitorId, startSeq);
-                if (known != null && known.to() <= b.head()) {
-                    readFrom = scan.continueAfter(known);
+                PageScan.Counted counted = counts.get(monitorId, startSeq);
+                if (counted != null && counted.to() <= b.head()) {
+                    readFrom = scan.continueAfter(counted);
                 }
             }
             if (readFrom >= 0) {

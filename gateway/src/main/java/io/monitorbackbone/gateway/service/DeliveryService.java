@@ -211,7 +211,8 @@ public class DeliveryService {
                         .with("head", bounds.head());
             }
             cursor = commit(s.id(), cursor, Math.min(requested, bounds.head() + 1));
-            long lag = feed.lag(cursor.cursor());
+            // Counted to the head this reply reports, with the bounds read above.
+            long lag = feed.lag(cursor.cursor(), bounds);
             ObjectNode reply = Json.object();
             reply.put("subscription", s.id());
             reply.put("cursor", cursor.cursor());

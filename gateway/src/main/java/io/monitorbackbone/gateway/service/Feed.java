@@ -84,6 +84,11 @@ public final class Feed {
         return log.read(subscription.monitor(), cursor, stored, 0, true).counted();
     }
 
+    /** {@link #lag(long)} up to the head of bounds this request has just read. */
+    long lag(long cursor, Log.Bounds bounds) {
+        return log.count(subscription.monitor(), cursor, stored, bounds).counted();
+    }
+
     /** One read of a stream: never counts, never marks anything delivered, never commits; refused below the floor. */
     public Log.Page stream(long from, int limit) {
         Log.Page page = log.read(subscription.monitor(), from, filter, limit, false);

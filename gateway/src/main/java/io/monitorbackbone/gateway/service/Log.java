@@ -55,6 +55,14 @@ public interface Log {
     Page read(String monitorId, long fromSeq, Filter filter, int limit, boolean count);
 
     /**
+     * A count only from {@code fromSeq} (a lag) up to the head of {@code bounds}, which this request has just read from
+     * the broker ({@link #bounds(String)}), so they are not asked again.
+     */
+    default Page count(String monitorId, long fromSeq, Filter filter, Bounds bounds) {
+        return read(monitorId, fromSeq, filter, 0, true);
+    }
+
+    /**
      * {@code base} (a fold of the log up to its {@code last_seq}) brought up to {@code head} by folding the records
      * after it as the projector does; null when more than {@code maxRecords} lie between.
      */
