@@ -14,8 +14,8 @@ final class ObservationRecords {
     private ObservationRecords() {}
 
     /**
-     * @param headers   the record's headers as the repartition carries them ({@link ProjectorTopology#SEQ_HEADER}
-     *                  included, which is not decoded)
+     * @param headers   the log record's headers, unframed ({@link ByMonitorRecord}), or as an earlier version's
+     *                  repartition carried them ({@link ProjectorTopology#SEQ_HEADER} included, which is not decoded)
      * @param timestamp the record's timestamp: the observation's time when the event carries none
      * @return the observation, or an {@code ai.mentu.monitor.undecodable} row for a record that cannot be decoded
      */

@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * Every monitor's log folded into its {@link Aggregate}, published to the compacted {@link #STATE_TOPIC}.
  *
  * <pre>
- * mp.obs.* (pattern) --key by monitor, seq header--> [by-monitor repartition, N partitions]
+ * mp.obs.* (pattern) --key by monitor; seq, headers and value in one value--> [by-monitor repartition, N partitions]
  *     --decode--> fold(Aggregate.apply on the aggregate held in memory) [store: aggregates]
  *     --at every commit, each changed aggregate once--> mp.state
  * </pre>
@@ -55,7 +55,10 @@ public final class ProjectorTopology {
     public static final String BY_MONITOR = "by-monitor";
     /** The store; its changelog is {@code <application.id>-aggregates-changelog}. */
     public static final String STORE = "aggregates";
-    /** Carries the seq across the repartition, where the source offset is no longer known. */
+    /**
+     * Carried the seq across the repartition in an earlier version, where the source offset is no longer known; the
+     * seq is now in the framed value ({@link ByMonitorRecord}). Still read, and left out of what a producer sent.
+     */
     public static final String SEQ_HEADER = "mp_seq";
 
     /** Aggregates a fold task keeps decoded by default: the busy monitors of its partition. */
@@ -103,7 +106,10 @@ public final class ProjectorTopology {
         return builder.build();
     }
 
-    /** The monitor id from the topic name, the seq from the offset; a tombstone is no observation. */
+    /**
+     * The monitor id from the topic name, the seq from the offset, the record's headers and value framed in one value
+     * ({@link ByMonitorRecord}: the repartition record has no headers); a tombstone is no observation.
+     */
     static final class KeyByMonitor implements Processor<byte[], byte[], String, byte[]> {
         private ProcessorContext<String, byte[]> context;
 
@@ -119,15 +125,10 @@ public final class ProjectorTopology {
                 return;
             }
             String monitor = Topics.monitorOf(source.topic());
-            Headers headers = new RecordHeaders(record.headers().toArray());
-            // A producer may have sent its own mp_seq; only the offset is the seq.
-            headers.remove(SEQ_HEADER);
-            headers.add(
-                    SEQ_HEADER,
-                    ByteBuffer.allocate(Long.BYTES)
-                            .putLong(Seq.fromOffset(source.offset()))
-                            .array());
-            context.forward(new Record<>(monitor, record.value(), record.timestamp(), headers));
+            // The seq, the headers and the value in the value; a producer's own mp_seq is left out, as only the
+            // offset is the seq.
+            byte[] packed = ByMonitorRecord.pack(Seq.fromOffset(source.offset()), record.headers(), record.value());
+            context.forward(new Record<>(monitor, packed, record.timestamp(), new RecordHeaders()));
         }
     }
 
@@ -145,21 +146,39 @@ public final class ProjectorTopology {
 
         @Override
         public void process(FixedKeyRecord<String, byte[]> record) {
-            Header seqHeader = record.headers().lastHeader(SEQ_HEADER);
-            if (record.value() == null
-                    || seqHeader == null
-                    || seqHeader.value() == null
-                    || seqHeader.value().length != Long.BYTES) {
+            if (record.value() == null) {
                 return;
             }
-            long seq = ByteBuffer.wrap(seqHeader.value()).getLong();
+            Header seqHeader = record.headers().lastHeader(SEQ_HEADER);
+            long seq;
+            Headers headers;
+            byte[] value;
+            if (seqHeader == null) {
+                ByMonitorRecord.Unpacked unpacked = ByMonitorRecord.unpack(record.value());
+                if (unpacked == null) {
+                    LOGGER.warn("skipping a repartitioned record of monitor={} that is not framed", record.key());
+                    return;
+                }
+                seq = unpacked.seq();
+                headers = unpacked.headers();
+                value = unpacked.value();
+            } else {
+                // An earlier version's record: the log record's headers, its seq in mp_seq, its value unchanged.
+                if (seqHeader.value() == null || seqHeader.value().length != Long.BYTES) {
+                    return;
+                }
+                seq = ByteBuffer.wrap(seqHeader.value()).getLong();
+                headers = record.headers();
+                value = record.value();
+            }
             try {
                 Observed observed = new Observed(
                         seq,
                         record.timestamp(),
-                        ObservationRecords.served(
-                                record.key(), seq, record.headers(), record.value(), record.timestamp()));
-                context.forward(record.withValue(observed));
+                        ObservationRecords.served(record.key(), seq, headers, value, record.timestamp()));
+                // No headers on: the fold writes mp.state with its record's, and the gateway reads a state's
+                // value only.
+                context.forward(record.withValue(observed).withHeaders(new RecordHeaders()));
             } catch (RuntimeException e) {
                 LOGGER.warn("skipping unreadable record monitor={} seq={}: {}", record.key(), seq, e.toString());
             }
