@@ -124,13 +124,8 @@ public class Lifecycle {
                             instanceId,
                             config.kafka().projectorPartitions(),
                             durability));
-            projector.setUncaughtExceptionHandler(e -> {
-                if (fencedInstance(e)) {
-                    return stopFenced(io.monitorbackbone.projector.ProjectorConfig.APPLICATION_ID);
-                }
-                LOGGER.error("projector thread failed; replacing it", e);
-                return StreamThreadExceptionResponse.REPLACE_THREAD;
-            });
+            projector.setUncaughtExceptionHandler(
+                    e -> onThreadFailure(io.monitorbackbone.projector.ProjectorConfig.APPLICATION_ID, e));
             projector.start();
         }
         if (gateway) {
@@ -147,13 +142,8 @@ public class Lifecycle {
             });
         }
         if (leases != null) {
-            leases.setUncaughtExceptionHandler(e -> {
-                if (fencedInstance(e)) {
-                    return stopFenced(io.monitorbackbone.leases.LeaseApp.APPLICATION_ID);
-                }
-                LOGGER.error("leases instance failed; it stops", e);
-                return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-            });
+            leases.setUncaughtExceptionHandler(
+                    e -> onThreadFailure(io.monitorbackbone.leases.LeaseApp.APPLICATION_ID, e));
             leases.start();
         }
         if (roles.has(Roles.Role.BRIDGE)) {
@@ -186,6 +176,22 @@ public class Lifecycle {
                                     + config.data().toAbsolutePath().normalize()
                             : "");
         }
+    }
+
+    /**
+     * A hosted Streams app's thread failed. Fenced by another process under this one's instance id: this process stops
+     * ({@link #stopFenced}). Anything else gets a new thread, which rejoins the group under the same member id and takes
+     * the tasks up from their committed offsets: a failure of the Kafka client inside a thread (one seen under load: a
+     * lag lookup for a partition whose leader the consumer's metadata had just lost, a NullPointerException in the
+     * client) must not leave the process serving on without its leases or its fold until someone restarts it, as
+     * shutting the app down did for the leases.
+     */
+    StreamThreadExceptionResponse onThreadFailure(String app, Throwable e) {
+        if (fencedInstance(e)) {
+            return stopFenced(app);
+        }
+        LOGGER.errorf(e, "%s: a stream thread failed; replacing it", app);
+        return StreamThreadExceptionResponse.REPLACE_THREAD;
     }
 
     /** Whether a Streams thread failed because another member joined its group under this process's instance id. */

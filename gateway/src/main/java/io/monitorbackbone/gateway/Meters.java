@@ -17,8 +17,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.streams.KafkaStreams;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -42,6 +46,21 @@ public class Meters {
     String version;
 
     private final List<AutoCloseable> binders = new ArrayList<>();
+
+    /**
+     * Where the Streams apps' metrics are refreshed, so that {@link #close} can wait for a refresh in flight: a
+     * refresh reads every metric's value, RocksDB's properties among them, and the binder's own close only interrupts
+     * it, so a store closed right after could be read in native code after it was freed (a SIGSEGV on stop, seen
+     * once under load).
+     */
+    private final ScheduledExecutorService streamsMetrics = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "mp-streams-metrics");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** How long {@link #close} waits for a Streams metrics refresh in flight. */
+    static final Duration REFRESH_WAIT = Duration.ofSeconds(10);
 
     /**
      * Kafka's client metrics carry a topic (and partition) tag: one per monitor for {@code mp.obs.<id>}. Those are
@@ -114,10 +133,10 @@ public class Meters {
             bindClient(new KafkaClientMetrics(follower.consumerForMetrics()));
         }
         if (leases != null) {
-            bindClient(new KafkaStreamsMetrics(leases));
+            bindClient(new KafkaStreamsMetrics(leases, List.of(), streamsMetrics));
         }
         if (projector != null) {
-            bindClient(new KafkaStreamsMetrics(projector));
+            bindClient(new KafkaStreamsMetrics(projector, List.of(), streamsMetrics));
         }
     }
 
@@ -141,6 +160,7 @@ public class Meters {
         return active;
     }
 
+    /** Before the Streams apps close: their metrics are unbound and no refresh is still reading them when this returns. */
     void close() {
         for (AutoCloseable binder : binders) {
             try {
@@ -150,5 +170,19 @@ public class Meters {
             }
         }
         binders.clear();
+        streamsMetrics.shutdownNow();
+        try {
+            if (!streamsMetrics.awaitTermination(REFRESH_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                org.jboss.logging.Logger.getLogger(Meters.class)
+                        .warnf("a Streams metrics refresh was still running after %s; stopping anyway", REFRESH_WAIT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The scheduler the Streams apps' metrics binders refresh on (for the test of {@link #close}). */
+    ScheduledExecutorService streamsMetricsScheduler() {
+        return streamsMetrics;
     }
 }
