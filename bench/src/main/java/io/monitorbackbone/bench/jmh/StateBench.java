@@ -18,7 +18,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A monitor's state: rendering the served State (and its JSON bytes) from an aggregate that folded 10,000 observations
- * from 50 actors, and one step of the fold.
+ * from 50 actors, one step of the fold, and the content digest the fold takes of each claim.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -52,6 +52,13 @@ public class StateBench {
     @Benchmark
     public byte[] renderToBytes() {
         return Json.bytes(States.render(Fixtures.MONITOR, aggregate, context));
+    }
+
+    /** The content digest corroboration takes of every claim (type and data without provenance and tags). */
+    @Benchmark
+    public String digest() {
+        return io.monitorbackbone.protocol.confidence.ContentDigest.of(
+                next.path("type").asText(), (ObjectNode) next.get("data"));
     }
 
     @Benchmark
