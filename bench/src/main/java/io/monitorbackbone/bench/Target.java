@@ -21,6 +21,7 @@ final class Target implements AutoCloseable {
     final Map<String, String> kafka;
     final Map<String, String> kafkaEnv;
     private final ServerProcess process;
+    private final CompilerCpu jit = new CompilerCpu();
 
     private Target(URI base, Map<String, String> kafka, Map<String, String> kafkaEnv, ServerProcess process) {
         this.base = base;
@@ -99,27 +100,28 @@ final class Target implements AutoCloseable {
 
     /**
      * CPU seconds the server's JIT compiler threads have used so far (their kernel names start with {@code C1
-     * CompilerThre} or {@code C2 CompilerThre}); NaN for a server this run did not start. A window whose share of
-     * this is large measured a server that was still compiling, not one in its steady state.
+     * CompilerThre} or {@code C2 CompilerThre}), including those that have ended since ({@link CompilerCpu});
+     * NaN for a server this run did not start. A window whose share of this is large measured a server that was still
+     * compiling, not one in its steady state.
      */
     double jitCpuSeconds() {
         if (!started()) {
             return Double.NaN;
         }
-        java.util.Map<Long, Double> cpu = ThreadCpu.sample(pid());
-        double sum = 0;
-        for (java.util.Map.Entry<Long, Double> e : cpu.entrySet()) {
+        long pid = pid();
+        java.util.Map<Long, Double> compilers = new java.util.HashMap<>();
+        for (java.util.Map.Entry<Long, Double> e : ThreadCpu.sample(pid).entrySet()) {
             try {
                 String comm = java.nio.file.Files.readString(
-                        java.nio.file.Path.of("/proc/" + pid() + "/task/" + e.getKey() + "/comm"));
+                        java.nio.file.Path.of("/proc/" + pid + "/task/" + e.getKey() + "/comm"));
                 if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
-                    sum += e.getValue();
+                    compilers.put(e.getKey(), e.getValue());
                 }
             } catch (java.io.IOException gone) {
-                // a compiler thread that ended took its seconds with it; the JVM keeps its compilers while it runs
+                // the thread ended between the sample and this read: jit remembers what it had when last seen
             }
         }
-        return sum;
+        return jit.total(pid, compilers);
     }
 
     static double cpuSecondsOf(long pid) {
