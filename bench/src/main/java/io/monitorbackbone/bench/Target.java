@@ -118,7 +118,7 @@ final class Target implements AutoCloseable {
                     compilers.put(e.getKey(), e.getValue());
                 }
             } catch (java.io.IOException gone) {
-                // the thread ended between the sample and this read: jit remembers what it had when last seen
+                // ended between the sample and this read; a compiler seen before keeps its last reading in jit
             }
         }
         return jit.total(pid, compilers);
