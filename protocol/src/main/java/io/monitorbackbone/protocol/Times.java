@@ -10,8 +10,10 @@ import java.time.temporal.ChronoUnit;
 
 /**
  * Timestamps as the protocol serves them: UTC, milliseconds, {@code Z}. Every publish parses one and every record read
- * formats one, so the served shape ({@code 2026-11-29T18:00:00.000Z}, years 0000 to 9999) is written and read by hand;
- * anything else goes through {@link DateTimeFormatter}, and TimesTest holds both ways to the same answers.
+ * parses its {@code ce_time} and formats one, so the served shape ({@code 2026-11-29T18:00:00.000Z}, years 0000 to
+ * 9999) is written by hand, and UTC times with {@code Z} and up to nine fraction digits are read by hand
+ * ({@link #readByHand}); anything else goes through {@link DateTimeFormatter}, and TimesTest holds both ways to the
+ * same answers.
  */
 public final class Times {
     private static final DateTimeFormatter MILLIS =
@@ -19,6 +21,14 @@ public final class Times {
 
     /** The served shape, {@code d} standing for an ASCII digit. */
     private static final String SERVED_SHAPE = "dddd-dd-ddTdd:dd:dd.dddZ";
+
+    /** The date and time of day to the second that every text read by hand starts with. */
+    private static final String SECONDS_SHAPE = "dddd-dd-ddTdd:dd:dd";
+
+    /** Nanoseconds per unit of a fraction of so many digits. */
+    private static final int[] NANO_SCALE = {
+        1_000_000_000, 100_000_000, 10_000_000, 1_000_000, 100_000, 10_000, 1_000, 100, 10, 1
+    };
 
     private static final long FIRST_SECOND = LocalDateTime.of(0, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC);
     private static final long LAST_SECOND =
@@ -60,7 +70,8 @@ public final class Times {
         if (text == null) {
             return null;
         }
-        if (isServedShape(text)) {
+        int fraction = utcFractionDigits(text);
+        if (fraction >= 0) {
             try {
                 return LocalDateTime.of(
                                 number(text, 0, 4),
@@ -69,7 +80,7 @@ public final class Times {
                                 number(text, 11, 2),
                                 number(text, 14, 2),
                                 number(text, 17, 2),
-                                number(text, 20, 3) * 1_000_000)
+                                number(text, 20, fraction) * NANO_SCALE[fraction])
                         .toInstant(ZoneOffset.UTC);
             } catch (DateTimeException e) {
                 // A day, hour, minute or second out of range: what the formatter refuses too.
@@ -91,18 +102,43 @@ public final class Times {
         }
     }
 
-    private static boolean isServedShape(String text) {
-        if (text.length() != SERVED_SHAPE.length()) {
-            return false;
+    /**
+     * Whether {@link #parseOrNull} reads the text by hand: {@code dddd-dd-ddTdd:dd:dd}, then a point and one to nine
+     * digits or nothing, then {@code Z}. That is the served shape and every {@code ce_time} the log's records carry
+     * (whole seconds without a fraction, the fraction without its trailing zeros), which had gone through the
+     * formatter on every read of a record.
+     */
+    static boolean readByHand(String text) {
+        return text != null && utcFractionDigits(text) >= 0;
+    }
+
+    /** The number of fraction digits of a text {@link #readByHand} reads, -1 for any other text. */
+    private static int utcFractionDigits(String text) {
+        int n = text.length();
+        if (n < SECONDS_SHAPE.length() + 1 || n > SECONDS_SHAPE.length() + 11 || text.charAt(n - 1) != 'Z') {
+            return -1;
         }
-        for (int i = 0; i < SERVED_SHAPE.length(); i++) {
-            char want = SERVED_SHAPE.charAt(i);
+        for (int i = 0; i < SECONDS_SHAPE.length(); i++) {
+            char want = SECONDS_SHAPE.charAt(i);
             char c = text.charAt(i);
             if (want == 'd' ? c < '0' || c > '9' : c != want) {
-                return false;
+                return -1;
             }
         }
-        return true;
+        if (n == SECONDS_SHAPE.length() + 1) {
+            return 0;
+        }
+        int digits = n - SECONDS_SHAPE.length() - 2;
+        if (text.charAt(SECONDS_SHAPE.length()) != '.' || digits < 1) {
+            return -1;
+        }
+        for (int i = SECONDS_SHAPE.length() + 1; i < n - 1; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+        }
+        return digits;
     }
 
     private static int number(String text, int from, int length) {

@@ -1,16 +1,21 @@
 package io.monitorbackbone.protocol;
 
+import static java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The hand-written served shape against {@link java.time.format.DateTimeFormatter}, which it must always agree with. */
+/**
+ * The hand-written served shape, and the hand-read UTC times, against {@link java.time.format.DateTimeFormatter}, which
+ * they must always agree with.
+ */
 class TimesTest {
     private static final long FROM = LocalDateTime.of(-3, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC);
     private static final long TO = LocalDateTime.of(10003, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC);
@@ -60,6 +65,10 @@ class TimesTest {
                 "2026-01-01T00:00:00Z",
                 "2026-01-01T00:00:00.1Z",
                 "2026-01-01T00:00:00.123456789Z",
+                "2026-01-01T00:00:00.1234567891Z",
+                "2026-01-01T00:00:00.Z",
+                "2026-01-01T00:00:00.000000000Z",
+                "2026-01-01T00:00Z",
                 "+2026-01-01T00:00:00.000Z",
                 "2026-1-01T00:00:00.0000Z",
                 "２026-01-01T00:00:00.000Z",
@@ -83,6 +92,28 @@ class TimesTest {
             StringBuilder changed = new StringBuilder(valid);
             changed.setCharAt(random.nextInt(changed.length()), noise.charAt(random.nextInt(noise.length())));
             texts.add(changed.toString());
+            // The shapes of ce_time: any number of fraction digits (none, and more than nine, included), any digits.
+            StringBuilder fraction = new StringBuilder("dddd-dd-ddTdd:dd:dd");
+            for (int at = 0; at < fraction.length(); at++) {
+                if (fraction.charAt(at) == 'd') {
+                    fraction.setCharAt(at, digits.charAt(random.nextInt(digits.length())));
+                }
+            }
+            int fractionDigits = random.nextInt(12) - 1;
+            if (fractionDigits >= 0) {
+                fraction.append('.');
+            }
+            for (int d = 0; d < fractionDigits; d++) {
+                fraction.append(digits.charAt(random.nextInt(digits.length())));
+            }
+            texts.add(fraction.append('Z').toString());
+            String ceTime =
+                    ISO_OFFSET_DATE_TIME.format(OffsetDateTime.ofInstant(randomInstant(random), ZoneOffset.UTC));
+            texts.add(ceTime);
+            StringBuilder changedCeTime = new StringBuilder(ceTime);
+            changedCeTime.setCharAt(
+                    random.nextInt(changedCeTime.length()), noise.charAt(random.nextInt(noise.length())));
+            texts.add(changedCeTime.toString());
         }
         int parsed = 0;
         for (String text : texts) {
@@ -93,5 +124,39 @@ class TimesTest {
         // Both outcomes were tried many times.
         assertThat(parsed).isBetween(texts.size() / 4, texts.size() * 9 / 10);
         assertThat(Times.parseOrNull(null)).isNull();
+    }
+
+    /**
+     * Every {@code ce_time} the log's records carry (ObservationCodec writes ISO_OFFSET_DATE_TIME of the UTC time) is
+     * read without the formatter, which each read of a record had gone through.
+     */
+    @Test
+    void readsEveryCeTimeByHand() {
+        SplittableRandom random = new SplittableRandom(13);
+        for (int i = 0; i < 20_000; i++) {
+            Instant instant = randomInstant(random);
+            Instant[] shapes = {
+                instant,
+                instant.truncatedTo(java.time.temporal.ChronoUnit.SECONDS),
+                instant.truncatedTo(java.time.temporal.ChronoUnit.MILLIS),
+                instant.truncatedTo(java.time.temporal.ChronoUnit.MICROS)
+            };
+            for (Instant shape : shapes) {
+                String text = ISO_OFFSET_DATE_TIME.format(OffsetDateTime.ofInstant(shape, ZoneOffset.UTC));
+                assertThat(Times.readByHand(text)).as(text).isTrue();
+                assertThat(Times.parseOrNull(text)).as(text).isEqualTo(shape);
+            }
+            assertThat(Times.readByHand(Times.format(instant))).isTrue();
+        }
+        assertThat(Times.readByHand("2026-01-01T00:00:00+00:00")).isFalse();
+        assertThat(Times.readByHand("2026-01-01T00:00:00.Z")).isFalse();
+        assertThat(Times.readByHand(null)).isFalse();
+    }
+
+    /** An instant whose year has four digits, as the log's records and the served shape have. */
+    private static Instant randomInstant(SplittableRandom random) {
+        long from = LocalDateTime.of(0, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC);
+        long to = LocalDateTime.of(10000, 1, 1, 0, 0).toEpochSecond(ZoneOffset.UTC);
+        return Instant.ofEpochSecond(random.nextLong(from, to), random.nextInt(1_000_000_000));
     }
 }
