@@ -26,7 +26,7 @@ public record Corroboration(List<Subject> subjects) {
             Map.of("minute", 60L, "hour", 3_600L, "day", 86_400L, "week", 604_800L, "month", 2_592_000L);
 
     public Corroboration {
-        subjects = subjects == null ? List.of() : List.copyOf(subjects);
+        subjects = subjects == null ? List.of() : FrozenList.copyOf(subjects);
     }
 
     /**
@@ -81,16 +81,7 @@ public record Corroboration(List<Subject> subjects) {
                 next = new Subject(key, digest, agreeing(current.reporters(), actor, second, row.horizon()));
             }
         }
-        List<Subject> nextSubjects = new ArrayList<>(subjects.size() + 1);
-        nextSubjects.addAll(subjects);
-        if (at >= 0) {
-            nextSubjects.remove(at);
-        }
-        nextSubjects.add(next);
-        if (nextSubjects.size() > MAX_SUBJECTS) {
-            nextSubjects.remove(0);
-        }
-        return new Corroboration(nextSubjects);
+        return new Corroboration(FrozenList.movedToEnd(subjects, at, next, MAX_SUBJECTS));
     }
 
     private static List<Reporter> agreeing(List<Reporter> before, int actor, long second, String horizon) {

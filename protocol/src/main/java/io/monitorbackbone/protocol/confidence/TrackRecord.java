@@ -33,9 +33,9 @@ public record TrackRecord(
     public static final TrackRecord NONE = new TrackRecord(List.of(), Tally.ZERO, List.of(), 0, List.of(), 0);
 
     public TrackRecord {
-        tallies = tallies == null ? List.of() : List.copyOf(tallies);
+        tallies = tallies == null ? List.of() : FrozenList.copyOf(tallies);
         pooled = pooled == null ? Tally.ZERO : pooled;
-        recent = recent == null ? List.of() : List.copyOf(recent);
+        recent = recent == null ? List.of() : FrozenList.copyOf(recent);
         olderTargets = olderTargets == null ? List.of() : List.copyOf(olderTargets);
     }
 
@@ -69,13 +69,9 @@ public record TrackRecord(
     }
 
     private TrackRecord withClaim(long seq, int actor) {
-        List<Claim> nextRecent = new ArrayList<>(recent.size() + 1);
-        nextRecent.addAll(recent);
-        nextRecent.add(new Claim(seq, actor, false));
-        long forgotten = forgottenThrough;
-        if (nextRecent.size() > RECENT) {
-            forgotten = nextRecent.remove(0).seq();
-        }
+        long forgotten =
+                recent.size() >= RECENT ? recent.get(recent.size() - RECENT).seq() : forgottenThrough;
+        List<Claim> nextRecent = FrozenList.movedToEnd(recent, -1, new Claim(seq, actor, false), RECENT);
         return new TrackRecord(
                 bump(actor, 1, 0),
                 actor < 0 ? plus(pooled, 1, 0) : pooled,
@@ -103,8 +99,7 @@ public record TrackRecord(
             return this;
         }
         Claim claim = recent.get(i);
-        List<Claim> nextRecent = new ArrayList<>(recent);
-        nextRecent.set(i, new Claim(claim.seq(), claim.actor(), true));
+        List<Claim> nextRecent = FrozenList.with(recent, i, new Claim(claim.seq(), claim.actor(), true), null);
         return new TrackRecord(
                 bump(claim.actor(), 0, 1),
                 claim.actor() < 0 ? plus(pooled, 0, 1) : pooled,
@@ -135,12 +130,8 @@ public record TrackRecord(
         if (actor < 0) {
             return tallies;
         }
-        List<Tally> next = new ArrayList<>(tallies);
-        while (next.size() <= actor) {
-            next.add(Tally.ZERO);
-        }
-        next.set(actor, plus(next.get(actor), claims, falsified));
-        return next;
+        Tally current = actor < tallies.size() ? tallies.get(actor) : Tally.ZERO;
+        return FrozenList.with(tallies, actor, plus(current, claims, falsified), Tally.ZERO);
     }
 
     private static Tally plus(Tally t, long claims, long falsified) {
