@@ -1,14 +1,14 @@
 package io.monitorbackbone.projector;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.binding.ObservationCodec;
+import io.monitorbackbone.protocol.Draft;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
- * Reads a record of a monitor's log (CloudEvents binary mode, docs/adr/0005) back into the observation the gateway
- * serves for it, so the projector folds exactly what readers see.
+ * Reads a record of a monitor's log (CloudEvents binary mode, docs/adr/0005) back as the gateway reads it, so the
+ * projector folds exactly what readers see.
  */
 final class ObservationRecords {
     private ObservationRecords() {}
@@ -17,11 +17,11 @@ final class ObservationRecords {
      * @param headers   the log record's headers, unframed ({@link ByMonitorRecord}), or as an earlier version's
      *                  repartition carried them ({@link ProjectorTopology#SEQ_HEADER} included, which is not decoded)
      * @param timestamp the record's timestamp: the observation's time when the event carries none
-     * @return the observation, or an {@code ai.mentu.monitor.undecodable} row for a record that cannot be decoded
+     * @return the observation before its seq, or an {@code ai.mentu.monitor.undecodable} row for a record that cannot
+     *     be decoded
      */
-    static ObjectNode served(String monitorId, long seq, Headers headers, byte[] value, long timestamp) {
-        return ObservationCodec.decode(monitorId, withoutSeq(headers), value, timestamp)
-                .served(monitorId, seq, false);
+    static Draft decode(String monitorId, Headers headers, byte[] value, long timestamp) {
+        return ObservationCodec.decode(monitorId, withoutSeq(headers), value, timestamp);
     }
 
     /**

@@ -4,7 +4,6 @@ import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Aggregate;
 import io.monitorbackbone.protocol.Seq;
 import java.nio.ByteBuffer;
-import java.time.Instant;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -175,7 +174,7 @@ public final class ProjectorTopology {
                 Observed observed = new Observed(
                         seq,
                         record.timestamp(),
-                        ObservationRecords.served(record.key(), seq, headers, value, record.timestamp()));
+                        ObservationRecords.decode(record.key(), headers, value, record.timestamp()));
                 // No headers on: the fold writes mp.state with its record's, and the gateway reads a state's
                 // value only.
                 context.forward(record.withValue(observed).withHeaders(new RecordHeaders()));
@@ -261,7 +260,7 @@ public final class ProjectorTopology {
                         : new Held(Aggregate.fromJson(stored.value()), stored.timestamp());
                 held.put(monitor, h);
             }
-            Aggregate next = h.aggregate.apply(o.seq(), o.observation(), Instant.ofEpochMilli(o.appendedAt()));
+            Aggregate next = h.aggregate.apply(monitor, o.seq(), o.record(), o.appendedAt());
             if (next != h.aggregate) {
                 h.aggregate = next;
                 if (h.changedAt == null) {

@@ -43,8 +43,7 @@ class ObservationRecordsTest {
         assertThat(repartitioned.lastHeader(ProjectorTopology.SEQ_HEADER))
                 .as("the record's own headers are left as they were")
                 .isNotNull();
-        assertThat(ObservationRecords.served("w", 7, repartitioned, written.value(), T))
-                .isEqualTo(ObservationCodec.decodeWithSdk(repartitioned, written.value(), T)
-                        .served("w", 7, false));
+        assertThat(ObservationRecords.decode("w", repartitioned, written.value(), T))
+                .isEqualTo(ObservationCodec.decodeWithSdk(repartitioned, written.value(), T));
     }
 }

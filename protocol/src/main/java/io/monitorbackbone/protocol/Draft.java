@@ -18,12 +18,17 @@ public record Draft(
         String actor,
         ObjectNode data) {
 
+    /** The served {@code source} of a monitor's observations. */
+    public static String source(String monitorId) {
+        return "monitor:" + monitorId;
+    }
+
     /** The CloudEvent as served, with the seq the log assigned. */
     public ObjectNode served(String monitorId, long seq, boolean redelivered) {
         ObjectNode o = Json.object();
         o.put("specversion", "1.0");
         o.put("id", Long.toString(seq));
-        o.put("source", "monitor:" + monitorId);
+        o.put("source", source(monitorId));
         o.put("type", type);
         o.put("subject", subject);
         o.put("time", time);

@@ -12,6 +12,9 @@ public final class LogFixture {
 
     private Monitor monitor;
     private Aggregate aggregate = Aggregate.EMPTY;
+    /** The same log folded from its records rather than their served form, as the projector folds it. */
+    private Aggregate byRecord = Aggregate.EMPTY;
+
     private long seq;
     private Instant now = T0;
 
@@ -105,12 +108,21 @@ public final class LogFixture {
     }
 
     private LogFixture append(Draft draft) {
-        return served(draft.served(monitor.id(), seq + 1, false));
+        byRecord = byRecord.apply(monitor.id(), seq + 1, draft, now.toEpochMilli());
+        seq++;
+        aggregate = aggregate.apply(seq, draft.served(monitor.id(), seq, false), now);
+        // Every log a test writes holds the two folds to the same aggregate, to the byte.
+        if (!aggregate.equals(byRecord) || !java.util.Arrays.equals(aggregate.toJson(), byRecord.toJson())) {
+            throw new AssertionError("the fold of the record " + new String(byRecord.toJson())
+                    + " differs from the fold of its served form " + new String(aggregate.toJson()));
+        }
+        return this;
     }
 
     private LogFixture served(ObjectNode observation) {
         seq++;
         aggregate = aggregate.apply(seq, observation, now);
+        byRecord = byRecord.apply(seq, observation, now);
         return this;
     }
 
