@@ -1,10 +1,14 @@
 package io.monitorbackbone.bench.jmh;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.binding.ObservationCodec;
+import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Aggregate;
+import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.States;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -18,7 +22,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * A monitor's state: rendering the served State (and its JSON bytes) from an aggregate that folded 10,000 observations
- * from 50 actors, one step of the fold, and the content digest the fold takes of each claim.
+ * from 50 actors, one step of the fold (alone, and after the decode of a log record), and the content digest the fold
+ * takes of each claim.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -30,6 +35,7 @@ public class StateBench {
     private Aggregate aggregate;
     private ObjectNode next;
     private States.Context context;
+    private ProducerRecord<String, byte[]> record;
 
     @Setup
     public void fold() {
@@ -41,6 +47,7 @@ public class StateBench {
         }
         aggregate = a;
         next = Fixtures.draft("s-1").served("bench", 10_001, false);
+        record = ObservationCodec.encode(Topics.obs("bench"), "bench", null, Fixtures.draft("s-1"));
         context = new States.Context(10_000, 1, 3, 9_000, Fixtures.NOW, Fixtures.NOW.plusSeconds(5));
     }
 
@@ -64,5 +71,15 @@ public class StateBench {
     @Benchmark
     public Aggregate foldOne() {
         return aggregate.apply(10_001, next, Fixtures.NOW);
+    }
+
+    /**
+     * What the projector (and a gateway's follower catching up) does with each record of a monitor's log: decode it
+     * and fold it into the aggregate.
+     */
+    @Benchmark
+    public Aggregate decodeAndFold() {
+        Draft draft = ObservationCodec.decode("bench", record.headers(), record.value(), 0L);
+        return aggregate.apply("bench", 10_001, draft, Fixtures.NOW.toEpochMilli());
     }
 }
