@@ -184,17 +184,21 @@ public final class RecordMapper {
 
     private static Decoded decode(String format, ConsumerRecord<byte[], byte[]> record) {
         String chosen = format;
+        // The value as auto's choice parsed it, so that the chosen format does not parse it again.
+        JsonNode parsed = null;
         if (format.equals("auto")) {
             if (header(record, "ce_specversion") != null) {
                 chosen = "cloudevents-binary";
             } else {
-                JsonNode json = json(record.value());
-                chosen = json.isObject() && json.path("specversion").isTextual() ? "cloudevents-structured" : "json";
+                parsed = json(record.value());
+                chosen =
+                        parsed.isObject() && parsed.path("specversion").isTextual() ? "cloudevents-structured" : "json";
             }
         }
+        JsonNode value = parsed;
         return switch (chosen) {
             case "json" -> {
-                JsonNode json = json(record.value());
+                JsonNode json = value != null ? value : json(record.value());
                 yield new Decoded(json, wrap(json), null);
             }
             case "text" -> {
@@ -204,7 +208,7 @@ public final class RecordMapper {
                 yield new Decoded(null, data, null);
             }
             case "cloudevents-binary" -> binary(record);
-            case "cloudevents-structured" -> structured(record);
+            case "cloudevents-structured" -> structured(value != null ? value : json(record.value()));
             default -> throw new IllegalStateException("unknown format " + chosen);
         };
     }
@@ -240,8 +244,7 @@ public final class RecordMapper {
         return new Decoded(json, data, attributes);
     }
 
-    private static Decoded structured(ConsumerRecord<byte[], byte[]> record) {
-        JsonNode event = json(record.value());
+    private static Decoded structured(JsonNode event) {
         if (!event.isObject()) {
             throw new Undecodable("a cloudevents-structured record's value must be a JSON object");
         }

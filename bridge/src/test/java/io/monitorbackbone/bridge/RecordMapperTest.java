@@ -187,4 +187,23 @@ class RecordMapperTest {
         assertThat(map(m, record("host-1", new byte[] {(byte) 0xff}, new RecordHeaders())))
                 .isInstanceOf(RecordMapper.DeadLetter.class);
     }
+
+    @Test
+    void autoReadsEachValueAsTheFormatItIs() {
+        // auto parses a value once to choose its format, and the chosen format reads that parse: each outcome must be
+        // the one the format named outright gives.
+        Monitor auto = monitor("[\"com.example.order\"]", "{\"format\":\"auto\"}");
+        Monitor json = monitor("[\"com.example.order\"]", "{\"format\":\"json\"}");
+        Monitor structured = monitor("[\"com.example.order\"]", "{\"format\":\"cloudevents-structured\"}");
+        String event = "{\"specversion\":\"1.0\",\"id\":\"evt-8\",\"source\":\"/shop\",\"type\":\"com.example.order\","
+                + "\"subject\":\"o-10\",\"data\":{\"total\":4}}";
+        String deep = "[".repeat(Json.MAX_INPUT_NESTING + 5) + "]".repeat(Json.MAX_INPUT_NESTING + 5);
+        for (String value : new String[] {"{\"total\":1}", "[1,2]", "7", "{\"a\":1,\"a\":2}", deep, "{\"a\":", ""}) {
+            RecordMapper.Outcome byAuto = map(auto, record("o-1", utf8(value), new RecordHeaders()));
+            assertThat(byAuto).as("'%s'", value).isEqualTo(map(json, record("o-1", utf8(value), new RecordHeaders())));
+        }
+        RecordMapper.Outcome byAuto = map(auto, record(null, utf8(event), new RecordHeaders()));
+        assertThat(byAuto).isEqualTo(map(structured, record(null, utf8(event), new RecordHeaders())));
+        assertThat(((RecordMapper.Observation) byAuto).draft().subject()).isEqualTo("o-10");
+    }
 }
