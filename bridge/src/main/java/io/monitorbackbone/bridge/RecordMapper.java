@@ -195,10 +195,9 @@ public final class RecordMapper {
                         parsed.isObject() && parsed.path("specversion").isTextual() ? "cloudevents-structured" : "json";
             }
         }
-        JsonNode value = parsed;
         return switch (chosen) {
             case "json" -> {
-                JsonNode json = value != null ? value : json(record.value());
+                JsonNode json = parsed != null ? parsed : json(record.value());
                 yield new Decoded(json, wrap(json), null);
             }
             case "text" -> {
@@ -208,7 +207,7 @@ public final class RecordMapper {
                 yield new Decoded(null, data, null);
             }
             case "cloudevents-binary" -> binary(record);
-            case "cloudevents-structured" -> structured(value != null ? value : json(record.value()));
+            case "cloudevents-structured" -> structured(parsed != null ? parsed : json(record.value()));
             default -> throw new IllegalStateException("unknown format " + chosen);
         };
     }

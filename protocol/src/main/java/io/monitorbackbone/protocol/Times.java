@@ -105,8 +105,8 @@ public final class Times {
     /**
      * Whether {@link #parseOrNull} reads the text by hand: {@code dddd-dd-ddTdd:dd:dd}, then a point and one to nine
      * digits or nothing, then {@code Z}. That is the served shape and every {@code ce_time} the log's records carry
-     * (whole seconds without a fraction, the fraction without its trailing zeros), which had gone through the
-     * formatter on every read of a record.
+     * (whole seconds without a fraction, the fraction without its trailing zeros); those without exactly three
+     * fraction digits, about one server-stamped time in ten, had gone through the formatter.
      */
     static boolean readByHand(String text) {
         return text != null && utcFractionDigits(text) >= 0;

@@ -51,8 +51,8 @@ public record Row(
 
     /**
      * The same row as {@link #of(long, ObjectNode, Instant)} of {@code record.served(monitorId, seq, false)}, read
-     * from the record's fields without building the served tree (RowTest holds the two to the same rows): what each
-     * record of a log costs the projector and a gateway's fold.
+     * from the record's fields without building the served tree (RowTest holds the two to the same rows): the step
+     * each record of a log takes in the projector's fold and a gateway's catch-up.
      */
     public static Row of(long seq, String monitorId, Draft record, Instant appendedAt) {
         ObjectNode data = record.data() != null ? record.data() : Json.object();
