@@ -3,6 +3,7 @@ package io.monitorbackbone.protocol.confidence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import io.monitorbackbone.protocol.Json;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -74,5 +75,146 @@ class ContentDigestTest {
                 .isNotEqualTo(plain);
         assertThat(ContentDigest.of("demo.v", data("{\"payload\":{\"a\":1,\"b\":2},\"extra\":{\"tags\":1}}")))
                 .isNotEqualTo(plain);
+    }
+
+    /** Every character class Jackson's writer treats apart, and some it does not. */
+    private static final String CHARACTERS =
+            "ab\"\\/\u007f\u0000\u0001\u0008\t\n\u000b\f\r\u001f \u00e9\u2028\ud83d\ude00\ud800";
+
+    @Test
+    void aStringIsQuotedAsJacksonQuotesIt() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(17);
+        for (int c = 0; c < 0x10000; c++) {
+            String one = String.valueOf((char) c);
+            assertThat(quoted(one))
+                    .as("U+%04X", c)
+                    .isEqualTo(TextNode.valueOf(one).toString());
+        }
+        for (int i = 0; i < 5_000; i++) {
+            StringBuilder text = new StringBuilder();
+            for (int n = random.nextInt(12); n > 0; n--) {
+                text.append(CHARACTERS.charAt(random.nextInt(CHARACTERS.length())));
+            }
+            String t = text.toString();
+            assertThat(quoted(t)).as("%s", t).isEqualTo(TextNode.valueOf(t).toString());
+        }
+    }
+
+    @Test
+    void randomDataGetsTheDigestTheFirstWayGave() {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(23);
+        for (int i = 0; i < 3_000; i++) {
+            ObjectNode d = (ObjectNode) randomNode(random, 0, true);
+            assertThat(ContentDigest.of("demo.v", d)).as("%s", d).isEqualTo(firstWay("demo.v", d));
+        }
+    }
+
+    private static String quoted(String text) {
+        StringBuilder out = new StringBuilder();
+        ContentDigest.quote(text, out);
+        return out.toString();
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode randomNode(
+            java.util.SplittableRandom random, int depth, boolean object) {
+        int kind = object ? 0 : random.nextInt(depth > 3 ? 2 : 0, 10);
+        switch (kind) {
+            case 0 -> {
+                ObjectNode o = Json.object();
+                for (int n = random.nextInt(5); n > 0; n--) {
+                    String key = random.nextInt(6) == 0 ? (random.nextBoolean() ? "provenance" : "tags") : text(random);
+                    o.set(key, randomNode(random, depth + 1, false));
+                }
+                return o;
+            }
+            case 1 -> {
+                com.fasterxml.jackson.databind.node.ArrayNode a = Json.MAPPER.createArrayNode();
+                for (int n = random.nextInt(4); n > 0; n--) {
+                    a.add(randomNode(random, depth + 1, false));
+                }
+                return a;
+            }
+            case 2, 3 -> {
+                return TextNode.valueOf(text(random));
+            }
+            case 4 -> {
+                return Json.MAPPER.getNodeFactory().numberNode(random.nextInt());
+            }
+            case 5 -> {
+                return Json.MAPPER
+                        .getNodeFactory()
+                        .numberNode(random.nextBoolean() ? Long.MIN_VALUE : random.nextLong());
+            }
+            case 6 -> {
+                return Json.MAPPER.getNodeFactory().numberNode(random.nextDouble() * 1e6);
+            }
+            case 7 -> {
+                return Json.read(("" + random.nextInt(100) + ".50").getBytes(StandardCharsets.UTF_8));
+            }
+            case 8 -> {
+                return Json.MAPPER.getNodeFactory().booleanNode(random.nextBoolean());
+            }
+            default -> {
+                return Json.MAPPER.getNodeFactory().nullNode();
+            }
+        }
+    }
+
+    private static String text(java.util.SplittableRandom random) {
+        StringBuilder t = new StringBuilder();
+        for (int n = random.nextInt(8); n > 0; n--) {
+            t.append(CHARACTERS.charAt(random.nextInt(CHARACTERS.length())));
+        }
+        return t.toString();
+    }
+
+    /** The digest as ContentDigest first wrote its canonical text: Jackson's toString of every key and value. */
+    private static String firstWay(String type, ObjectNode data) {
+        StringBuilder canonical = new StringBuilder(type).append('\n');
+        firstWayObject(data, true, canonical);
+        return java.util.HexFormat.of()
+                .formatHex(Subjects.sha256(canonical.toString().getBytes(StandardCharsets.UTF_8)), 0, 8);
+    }
+
+    private static void firstWayObject(com.fasterxml.jackson.databind.JsonNode node, boolean claim, StringBuilder out) {
+        List<String> keys = new java.util.ArrayList<>();
+        node.fieldNames().forEachRemaining(k -> {
+            if (!claim || !(k.equals("provenance") || k.equals("tags"))) {
+                keys.add(k);
+            }
+        });
+        keys.sort(null);
+        out.append('{');
+        for (int i = 0; i < keys.size(); i++) {
+            out.append(i > 0 ? "," : "").append(TextNode.valueOf(keys.get(i))).append(':');
+            com.fasterxml.jackson.databind.JsonNode v = node.get(keys.get(i));
+            if (v.isObject()) {
+                firstWayObject(v, false, out);
+            } else if (v.isArray()) {
+                out.append('[');
+                for (int j = 0; j < v.size(); j++) {
+                    if (j > 0) {
+                        out.append(',');
+                    }
+                    com.fasterxml.jackson.databind.JsonNode e = v.get(j);
+                    if (e.isObject()) {
+                        firstWayObject(e, false, out);
+                    } else if (e.isArray()) {
+                        // Nested arrays: the first way wrote them element by element too.
+                        ObjectNode holder = Json.object();
+                        holder.set("x", e);
+                        StringBuilder inner = new StringBuilder();
+                        firstWayObject(holder, false, inner);
+                        out.append(inner, "{\"x\":".length(), inner.length() - 1);
+                    } else {
+                        out.append(e.toString());
+                    }
+                }
+                out.append(']');
+            } else {
+                out.append(v.toString());
+            }
+        }
+        out.append('}');
     }
 }
