@@ -86,7 +86,13 @@ final class JfrSummary {
         print("our frames, inclusive", ours, total, top);
     }
 
-    static String group(String thread) {
+    static String group(String name) {
+        // A Kafka client's network thread is named "kafka-producer-network-thread | <client id>": it belongs to the
+        // role whose client it is (the projector's producer had been counted as the leases service's).
+        int client = name.indexOf(" | ");
+        String thread = client >= 0 && name.startsWith("kafka-") && name.startsWith("mp-", client + 3)
+                ? name.substring(client + 3)
+                : name;
         // Before the gateway's "mp-" prefix: the Streams apps' threads are named after their application ids.
         if (thread.startsWith("mp-projector")) {
             return "projector (Kafka Streams)";

@@ -37,6 +37,7 @@ public class StateBench {
     private States.Context context;
     private ProducerRecord<String, byte[]> record;
     private ProducerRecord<String, byte[]> recordAtMillis;
+    private final ObjectNode bridgedData = bridgedData();
 
     @Setup
     public void fold() {
@@ -81,6 +82,12 @@ public class StateBench {
                 next.path("type").asText(), (ObjectNode) next.get("data"));
     }
 
+    /** The same for data like a bridged record's (scenario 10's): a number and a string of 540 characters. */
+    @Benchmark
+    public String digestOfALongString() {
+        return io.monitorbackbone.protocol.confidence.ContentDigest.of("com.example.bench", bridgedData);
+    }
+
     @Benchmark
     public Aggregate foldOne() {
         return aggregate.apply(10_001, next, Fixtures.NOW);
@@ -104,5 +111,13 @@ public class StateBench {
     public Aggregate decodeAndFoldAtMillis() {
         Draft draft = ObservationCodec.decode("bench", recordAtMillis.headers(), recordAtMillis.value(), 0L);
         return aggregate.apply("bench", 10_001, draft, Fixtures.NOW.toEpochMilli());
+    }
+
+    private static ObjectNode bridgedData() {
+        ObjectNode d = Json.object();
+        d.put("n", 1);
+        d.put("pad", "x".repeat(540));
+        d.putObject("provenance").put("source_ref", "kafka:bench/0/41").put("actor", "bridge:bench");
+        return d;
     }
 }
