@@ -168,53 +168,23 @@ class ContentDigestTest {
         return t.toString();
     }
 
-    /** The digest as ContentDigest first wrote its canonical text: Jackson's toString of every key and value. */
+    /**
+     * The first way, independently of ContentDigest: a copy of data without its top-level provenance and tags, written
+     * by Jackson with every object's properties sorted.
+     */
     private static String firstWay(String type, ObjectNode data) {
-        StringBuilder canonical = new StringBuilder(type).append('\n');
-        firstWayObject(data, true, canonical);
-        return java.util.HexFormat.of()
-                .formatHex(Subjects.sha256(canonical.toString().getBytes(StandardCharsets.UTF_8)), 0, 8);
-    }
-
-    private static void firstWayObject(com.fasterxml.jackson.databind.JsonNode node, boolean claim, StringBuilder out) {
-        List<String> keys = new java.util.ArrayList<>();
-        node.fieldNames().forEachRemaining(k -> {
-            if (!claim || !(k.equals("provenance") || k.equals("tags"))) {
-                keys.add(k);
-            }
-        });
-        keys.sort(null);
-        out.append('{');
-        for (int i = 0; i < keys.size(); i++) {
-            out.append(i > 0 ? "," : "").append(TextNode.valueOf(keys.get(i))).append(':');
-            com.fasterxml.jackson.databind.JsonNode v = node.get(keys.get(i));
-            if (v.isObject()) {
-                firstWayObject(v, false, out);
-            } else if (v.isArray()) {
-                out.append('[');
-                for (int j = 0; j < v.size(); j++) {
-                    if (j > 0) {
-                        out.append(',');
-                    }
-                    com.fasterxml.jackson.databind.JsonNode e = v.get(j);
-                    if (e.isObject()) {
-                        firstWayObject(e, false, out);
-                    } else if (e.isArray()) {
-                        // Nested arrays: the first way wrote them element by element too.
-                        ObjectNode holder = Json.object();
-                        holder.set("x", e);
-                        StringBuilder inner = new StringBuilder();
-                        firstWayObject(holder, false, inner);
-                        out.append(inner, "{\"x\":".length(), inner.length() - 1);
-                    } else {
-                        out.append(e.toString());
-                    }
-                }
-                out.append(']');
-            } else {
-                out.append(v.toString());
-            }
+        ObjectNode claim = data.deepCopy();
+        claim.remove(List.of("provenance", "tags"));
+        String canonical;
+        try {
+            canonical = Json.MAPPER
+                    .writer()
+                    .with(com.fasterxml.jackson.databind.cfg.JsonNodeFeature.WRITE_PROPERTIES_SORTED)
+                    .writeValueAsString(claim);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new AssertionError(e);
         }
-        out.append('}');
+        return java.util.HexFormat.of()
+                .formatHex(Subjects.sha256((type + "\n" + canonical).getBytes(StandardCharsets.UTF_8)), 0, 8);
     }
 }
