@@ -23,9 +23,9 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The bridge's mapping of one source record (scenario 10's: a JSON value padded to 572 bytes with its key, scenario 8's record
- * size) into the
- * observation it writes, with the source's format named ({@code json}) and left to the default ({@code auto}).
+ * The bridge's mapping of one source record (scenario 10's: a JSON value padded to 572 bytes with its key, scenario
+ * 8's record size) into the observation it writes, with the source's format named ({@code json}) and left to the
+ * default ({@code auto}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

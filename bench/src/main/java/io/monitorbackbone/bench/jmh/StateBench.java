@@ -48,9 +48,9 @@ public class StateBench {
             a = a.apply(i, served, Fixtures.NOW);
         }
         aggregate = a;
-        next = Fixtures.draft("s-1").served("bench", 10_001, false);
-        record = ObservationCodec.encode(Topics.obs("bench"), "bench", null, Fixtures.draft("s-1"));
         Draft d = Fixtures.draft("s-1");
+        next = d.served("bench", 10_001, false);
+        record = ObservationCodec.encode(Topics.obs("bench"), "bench", null, d);
         Draft atMillis = new Draft(
                 d.type(),
                 d.subject(),
