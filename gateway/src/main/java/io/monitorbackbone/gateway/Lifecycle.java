@@ -78,6 +78,9 @@ public class Lifecycle {
     private final AtomicBoolean fenced = new AtomicBoolean();
     private volatile boolean ready;
     private volatile boolean stopping;
+    private volatile boolean workerStarted;
+    private final AtomicBoolean leasesRan = new AtomicBoolean();
+    private final AtomicBoolean projectorRan = new AtomicBoolean();
     private Sweeper sweeper;
     private Pusher pusher;
     private KafkaStreams leases;
@@ -126,6 +129,9 @@ public class Lifecycle {
                             durability));
             projector.setUncaughtExceptionHandler(
                     e -> onThreadFailure(io.monitorbackbone.projector.ProjectorConfig.APPLICATION_ID, e));
+            if (!gateway) {
+                projector.setStateListener((now, before) -> workerAppState(now, projectorRan));
+            }
             projector.start();
         }
         if (gateway) {
@@ -144,6 +150,9 @@ public class Lifecycle {
         if (leases != null) {
             leases.setUncaughtExceptionHandler(
                     e -> onThreadFailure(io.monitorbackbone.leases.LeaseApp.APPLICATION_ID, e));
+            if (!gateway) {
+                leases.setStateListener((now, before) -> workerAppState(now, leasesRan));
+            }
             leases.start();
         }
         if (roles.has(Roles.Role.BRIDGE)) {
@@ -165,17 +174,41 @@ public class Lifecycle {
         meters.bind(leases, projector, bridge);
         ready = true;
         if (!gateway) {
-            // No listener, so no HttpServerStart: the ready line is logged now.
-            LOGGER.infof(
-                    "monitor-backbone ready: roles %s, instance %s, no HTTP API in this process (Kafka %s%s)",
-                    roles,
-                    instanceId,
-                    runtime.bootstrapServers(),
-                    runtime.embedded()
-                            ? ", embedded, data in "
-                                    + config.data().toAbsolutePath().normalize()
-                            : "");
+            workerStarted = true;
+            announceWorker();
         }
+    }
+
+    /**
+     * A process without the gateway role has no listener, so no HttpServerStart: its ready line is logged once every
+     * Streams app it hosts has reached RUNNING for the first time, which is when a lease command sent to it is decided
+     * and a log record folded (logged at the start, the line let a client's first lease call time out while the
+     * leases instance was still joining its group on a busy machine).
+     */
+    private void workerAppState(KafkaStreams.State now, AtomicBoolean ran) {
+        if (now == KafkaStreams.State.RUNNING) {
+            ran.set(true);
+            announceWorker();
+        }
+    }
+
+    private void announceWorker() {
+        if (!workerStarted || (leases != null && !leasesRan.get()) || (projector != null && !projectorRan.get())) {
+            return;
+        }
+        if (!announced.compareAndSet(false, true)) {
+            return;
+        }
+        KafkaRuntime runtime = kafka.runtime();
+        LOGGER.infof(
+                "monitor-backbone ready: roles %s, instance %s, no HTTP API in this process (Kafka %s%s)",
+                roles,
+                instanceId,
+                runtime.bootstrapServers(),
+                runtime.embedded()
+                        ? ", embedded, data in "
+                                + config.data().toAbsolutePath().normalize()
+                        : "");
     }
 
     /**
