@@ -52,6 +52,8 @@ public record ProjectorConfig(
     public static final int MAX_RECORD_BYTES = 16 * 1024 * 1024;
     /** {@code MP_PROJECTOR_KAFKA_SECURITY_PROTOCOL=SSL} becomes {@code security.protocol=SSL}. */
     public static final String KAFKA_ENV_PREFIX = "MP_PROJECTOR_KAFKA_";
+    /** The main consumer's {@code fetch.min.bytes}: 64 KiB, about a hundred observations of a few hundred bytes. */
+    static final int FETCH_MIN_BYTES = 64 * 1024;
 
     public ProjectorConfig {
         if (bootstrapServers == null || bootstrapServers.isBlank()) {
@@ -174,6 +176,13 @@ public record ProjectorConfig(
         // repartition topic whole, so its producer and the topic must take them too.
         p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), Integer.toString(MAX_RECORD_BYTES));
         p.put(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG), Integer.toString(MAX_RECORD_BYTES));
+        // A fetch waits for this much of the logs (or the consumer's fetch.max.wait.ms, 500 ms) before it answers:
+        // single publishes arrive a few records at a time, and a fetch for each few cost the fold's thread a poll
+        // and the broker a fetch request per handful of records. It delays a fold, never what a reader sees: the
+        // gateway folds the log past the last state it read (MonitorService), and wakes readers from the log.
+        p.put(
+                StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG),
+                Integer.toString(FETCH_MIN_BYTES));
         // A member that dies without leaving (kill -9) holds its tasks this long; the client default is 45 s.
         p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), "10000");
         if (instanceId != null) {

@@ -71,6 +71,24 @@ class ProjectorConfigTest {
     }
 
     @Test
+    void theFoldReadsTheLogsInFetchesOfAtLeast64KiBUnlessToldOtherwise() {
+        Properties standAlone = ProjectorConfig.fromEnv(Map.of("KAFKA_BOOTSTRAP_SERVERS", "k:9092"))
+                .streamsProperties();
+        Properties hosted = ProjectorConfig.hosted("k:9092", "/d", "g", 8, 1).streamsProperties();
+        Properties told = ProjectorConfig.fromEnv(Map.of(
+                        "KAFKA_BOOTSTRAP_SERVERS", "k:9092", "MP_PROJECTOR_KAFKA_MAIN_CONSUMER_FETCH_MIN_BYTES", "1"))
+                .streamsProperties();
+
+        assertThat(standAlone.get("main.consumer.fetch.min.bytes")).isEqualTo("65536");
+        assertThat(hosted.get("main.consumer.fetch.min.bytes")).isEqualTo("65536");
+        assertThat(standAlone)
+                .as("the fetch's wait stays the client's 500 ms default, so an idle projector fetches no more often")
+                .doesNotContainKey("main.consumer.fetch.max.wait.ms")
+                .doesNotContainKey("fetch.max.wait.ms");
+        assertThat(told.get("main.consumer.fetch.min.bytes")).isEqualTo("1");
+    }
+
+    @Test
     void everyClientsPropertiesPassThroughAndTheProjectorsOwnWin() {
         ProjectorConfig config = ProjectorConfig.fromEnv(Map.of(
                 "KAFKA_BOOTSTRAP_SERVERS", "k:9092",
