@@ -202,6 +202,19 @@ public final class Bench {
                     .get("records_per_s")
                     .asDouble();
             ((ObjectNode) scenarios.get("8")).put("http_to_raw_sync_pct", Math.round(http / raw * 1000) / 10.0);
+            double sixteen = scenarios
+                    .get("2")
+                    .path("16_monitors")
+                    .path("requests_per_s")
+                    .asDouble();
+            ObjectNode raw8 = (ObjectNode) scenarios.get("8");
+            raw8.put("http_16_monitors_to_raw_sync_pct", Math.round(sixteen / raw * 1000) / 10.0);
+            double ownTopics =
+                    raw8.path("sync_16_threads_16_topics").path("records_per_s").asDouble();
+            if (ownTopics > 0) {
+                // The same 16 waiting threads, each into its own topic, as scenario 2's 16 monitors write.
+                raw8.put("http_16_monitors_to_raw_sync_16_topics_pct", Math.round(sixteen / ownTopics * 1000) / 10.0);
+            }
         }
         r.put("seconds", Math.round((System.nanoTime() - t0) / 1e9));
         r.put("load_average_end", Machine.loadAverage());

@@ -157,7 +157,8 @@ final class BenchReport {
                 out,
                 s,
                 "8",
-                "raw Kafka producer, same record, `acks=all`: 1 thread waiting; 16 threads waiting; pipelined",
+                "raw Kafka producer, same record, `acks=all`: 1 thread waiting; 16 threads waiting; pipelined;"
+                        + " 16 threads waiting, each into its own topic",
                 x -> x.has("skipped")
                         ? x.get("skipped").asText()
                         : ms(x.get("sync_1_thread"), "p50_ms") + " p50, "
@@ -165,8 +166,14 @@ final class BenchReport {
                                 + n(x.get("sync_16_threads"), "records_per_s") + "/s, "
                                 + ms(x.get("sync_16_threads"), "p50_ms") + " p50; "
                                 + n(x.get("pipelined"), "records_per_s")
+                                + "/s; " + n(x.get("sync_16_threads_16_topics"), "records_per_s")
                                 + "/s; scenario 2 (one monitor) is "
-                                + x.path("http_to_raw_sync_pct").asDouble() + "% of the first",
+                                + x.path("http_to_raw_sync_pct").asDouble()
+                                + "% of 16 threads into one topic, scenario 2 (16 monitors) "
+                                + x.path("http_16_monitors_to_raw_sync_pct").asDouble() + "% of it and "
+                                + x.path("http_16_monitors_to_raw_sync_16_topics_pct")
+                                        .asDouble()
+                                + "% of 16 threads into 16 topics",
                 x -> "the ceiling",
                 x -> null);
         row(

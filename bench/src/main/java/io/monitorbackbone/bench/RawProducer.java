@@ -44,14 +44,30 @@ final class RawProducer {
         out.put("topic", topic);
         try (Admin admin = Admin.create(new java.util.HashMap<String, Object>(client))) {
             TopicLayout.createIfMissing(admin, new NewTopic(topic, 1, (short) 1), Duration.ofSeconds(30));
+            // Scenario 2's second window writes each connection's publishes to its own monitor, so its own
+            // one-partition topic: every record is a batch of its own in the broker, as it is here.
+            List<String> perThread = new ArrayList<>();
+            for (int t = 0; t < sizes.connections(); t++) {
+                perThread.add(topic + "-t" + t);
+            }
+            for (String each : perThread) {
+                TopicLayout.createIfMissing(admin, new NewTopic(each, 1, (short) 1), Duration.ofSeconds(30));
+            }
             try (KafkaProducer<byte[], byte[]> producer = producer(client)) {
                 ProducerRecord<byte[], byte[]> record =
                         new ProducerRecord<>(topic, null, sample.key(), sample.value(), sample.headers());
-                sync(out.putObject("sync_1_thread"), producer, record, sizes, 1);
-                sync(out.putObject("sync_16_threads"), producer, record, sizes, sizes.connections());
+                sync(out.putObject("sync_1_thread"), producer, List.of(record), sizes, 1);
+                sync(out.putObject("sync_16_threads"), producer, List.of(record), sizes, sizes.connections());
+                List<ProducerRecord<byte[], byte[]>> own = new ArrayList<>();
+                for (String each : perThread) {
+                    own.add(new ProducerRecord<>(each, null, sample.key(), sample.value(), sample.headers()));
+                }
+                sync(out.putObject("sync_16_threads_16_topics"), producer, own, sizes, sizes.connections());
                 pipelined(out.putObject("pipelined"), producer, record, sizes);
             } finally {
-                admin.deleteTopics(List.of(topic)).all().get(30, TimeUnit.SECONDS);
+                List<String> all = new ArrayList<>(perThread);
+                all.add(topic);
+                admin.deleteTopics(all).all().get(30, TimeUnit.SECONDS);
             }
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
             throw new BenchError("the raw producer's topic: " + e, e);
@@ -62,10 +78,11 @@ final class RawProducer {
         return out;
     }
 
+    /** {@code threadCount} threads, each sending and waiting; thread t sends records' t-th (modulo their number). */
     private static void sync(
             ObjectNode out,
             KafkaProducer<byte[], byte[]> producer,
-            ProducerRecord<byte[], byte[]> record,
+            List<ProducerRecord<byte[], byte[]>> records,
             Scenarios.Sizes sizes,
             int threadCount)
             throws InterruptedException {
@@ -78,6 +95,7 @@ final class RawProducer {
         for (int t = 0; t < threadCount; t++) {
             Latencies lat = new Latencies();
             parts.add(lat);
+            ProducerRecord<byte[], byte[]> record = records.get(t % records.size());
             Thread th = new Thread(() -> {
                 for (long now = System.nanoTime(); now < end; now = System.nanoTime()) {
                     try {

@@ -65,6 +65,7 @@ class BenchQuickIT {
                 "/7/loaded/all_in_one_rss_mib",
                 "/7/loaded/gateway_rss_mib",
                 "/8/sync_16_threads/records_per_s",
+                "/8/sync_16_threads_16_topics/records_per_s",
                 "/8/pipelined/records_per_s",
                 "/9/windows/0/server_cpu_s",
                 "/9/pct_of_one_core",
