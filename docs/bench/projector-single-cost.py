@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""Server CPU per observation by thread group for single publishes (one observation per request, as scenario 2
+sends them), until the hosted projector has folded everything (docs/benchmarks.md, 2026-12-06).
+usage: python3 docs/bench/projector-single-cost.py <copy of gateway/target/quarkus-app> LABEL OUT.json [MONITORS]
+Starts the server (its embedded broker on 19230, HTTP on 18230, data under /tmp/projcost-data), creates MONITORS
+(default 1) public monitors, then nine passes of 24,000 publishes over 16 connections (connection i to monitor
+i mod MONITORS); after each pass it waits until the projector thread used under 2 % of a core for a second, and sums
+/proc thread CPU by group (names from jstack). The first three passes warm the server up; the last six are the result.
+A Python client: the rate is the client's as much as the server's; the CPU per observation is the server's."""
+import json, os, re, subprocess, sys, threading, time, http.client, shutil, collections
+jar, label, out = sys.argv[1], sys.argv[2], sys.argv[3]
+port, kport = 18230, 19230
+data = '/tmp/projcost-data'
+shutil.rmtree(data, ignore_errors=True)
+env = dict(os.environ, MP_PORT=str(port), MP_KAFKA_PORT=str(kport), MP_DATA=data)
+log = open('/tmp/projcost-%s.log' % label, 'w')
+srv = subprocess.Popen(['java', '-jar', jar + '/quarkus-run.jar'], env=env, stdout=log, stderr=log)
+def req(method, path, body=None, token=None):
+    c = http.client.HTTPConnection('127.0.0.1', port, timeout=60)
+    h = {'Content-Type': 'application/json'}
+    if token: h['Authorization'] = 'Bearer ' + token
+    c.request(method, path, body=body, headers=h)
+    r = c.getresponse(); b = r.read(); c.close()
+    return r.status, b
+import atexit
+atexit.register(lambda: srv.kill())
+for i in range(120):
+    try:
+        if req('GET', '/mp/v0/discover')[0] == 200: break
+    except Exception: pass
+    time.sleep(0.5)
+monitors = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+tokens = []
+for i in range(monitors):
+    st, b = req('POST', '/mp/v0/monitors', json.dumps({"id": "pp%d" % i, "name": "P", "horizon": "minute",
+        "capabilities": ["observe"], "visibility": "public", "types": ["demo.v"]}))
+    assert st == 201, (st, b[:300])
+    tokens.append(json.loads(b)["owner_token"])
+PER_PASS = 24000
+CONNECTIONS = 16
+def publish(n, threads=CONNECTIONS):
+    def work(t):
+        m = t % monitors
+        body = json.dumps({"type": "demo.v", "subject": "s-%d" % t, "actor": "probe:p%d" % (t % 4), "tier": "measured",
+                           "origin": "probe", "data": {"n": 1}}).encode()
+        headers = {'Content-Type': 'application/json', 'Authorization': 'Bearer ' + tokens[m]}
+        c = http.client.HTTPConnection('127.0.0.1', port, timeout=60)
+        for k in range(t, n, threads):
+            c.request('POST', '/mp/v0/monitors/pp%d/observations' % m, body=body, headers=headers)
+            r = c.getresponse(); r.read()
+            assert r.status == 201, r.status
+        c.close()
+    ts = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
+    [t.start() for t in ts]; [t.join() for t in ts]
+TICK = os.sysconf('SC_CLK_TCK')
+def threads_cpu():
+    d = {}
+    for tid in os.listdir('/proc/%d/task' % srv.pid):
+        try:
+            f = open('/proc/%d/task/%s/stat' % (srv.pid, tid)).read()
+            parts = f[f.rindex(')') + 2:].split()
+            d[int(tid)] = (int(parts[11]) + int(parts[12])) / TICK
+        except Exception: pass
+    return d
+def names():
+    txt = subprocess.run(['jstack', str(srv.pid)], capture_output=True, text=True).stdout
+    m = {}
+    for line in txt.splitlines():
+        g = re.match(r'^"(.*?)".*nid=(0x[0-9a-f]+)', line)
+        if g: m[int(g.group(2), 16)] = g.group(1)
+    return m
+def group(n):
+    if n is None: return 'other (unnamed native)'
+    if 'mp-projector' in n: return 'projector (stream thread, its producer)'
+    if 'mp-leases' in n: return 'leases'
+    if re.search(r'data-plane|kafka-request|kafka-network|quorum|raft|controller|group-coordinator|ReplicaFetcher|kafka-log|LogDirFailure|executor-|kafka-scheduler|ExpirationReaper|transaction|share-coordinator|broker-|node-|metadata|SASL', n): return 'embedded broker'
+    if 'CompilerThread' in n: return 'JIT'
+    if 'GC' in n or 'G1' in n: return 'GC'
+    if 'vert.x' in n or 'mp-gateway' in n or 'mp-log-writer' in n or 'mp-follower' in n or 'executor-thread' in n: return 'gateway'
+    return 'other'
+def projector_busy(a, b, m):
+    return sum(b.get(t, 0) - a.get(t, 0) for t in b if 'mp-projector' in (m.get(t) or ''))
+# Warm-up: 3 passes, each followed by the projector going quiet.
+m = names()
+def settle():
+    while True:
+        a = threads_cpu(); time.sleep(1.0); b = threads_cpu()
+        if projector_busy(a, b, m) < 0.02: return
+results = []
+for p in range(3 + 6):
+    t0 = time.time(); a = threads_cpu()
+    publish(PER_PASS)
+    t1 = time.time()
+    settle()
+    m.update(names())
+    b = threads_cpu(); t2 = time.time()
+    g = collections.Counter()
+    for t in b:
+        g[group(m.get(t))] += b[t] - a.get(t, 0)
+    res = {'pass': p, 'observations': PER_PASS, 'publish_s': round(t1 - t0, 2), 'to_idle_s': round(t2 - t0, 2),
+           'obs_per_s': round(PER_PASS / (t1 - t0)), 'cpu_s': {k: round(v, 2) for k, v in g.items()},
+           'cpu_s_total': round(sum(g.values()), 2)}
+    print(label, json.dumps(res), flush=True)
+    if p >= 3: results.append(res)
+srv.terminate()
+try: srv.wait(30)
+except Exception: srv.kill()
+json.dump({'label': label, 'jar': jar, 'monitors': monitors, 'measured': results}, open(out, 'w'), indent=1)
