@@ -199,13 +199,16 @@ public class Lifecycle {
         if (!announced.compareAndSet(false, true)) {
             return;
         }
-        KafkaRuntime runtime = kafka.runtime();
         LOGGER.infof(
-                "monitor-backbone ready: roles %s, instance %s, no HTTP API in this process (Kafka %s%s)",
-                roles,
-                instanceId,
-                runtime.bootstrapServers(),
-                runtime.embedded()
+                "monitor-backbone ready: roles %s, instance %s, no HTTP API in this process (Kafka %s)",
+                roles, instanceId, kafkaInUse());
+    }
+
+    /** The cluster the ready lines name: its bootstrap servers, and where the embedded broker keeps its data. */
+    private String kafkaInUse() {
+        KafkaRuntime runtime = kafka.runtime();
+        return runtime.bootstrapServers()
+                + (runtime.embedded()
                         ? ", embedded, data in "
                                 + config.data().toAbsolutePath().normalize()
                         : "");
@@ -294,23 +297,10 @@ public class Lifecycle {
         if (!announced.compareAndSet(false, true)) {
             return;
         }
-        KafkaRuntime runtime = kafka.runtime();
         LOGGER.infof(
                 "monitor-backbone ready on http://%s:%d/mp/v0/discover, MCP at http://%s:%d/mcp, health and metrics at"
-                        + " http://%s:%d/q/health and /q/metrics (roles %s, instance %s, Kafka %s%s)",
-                host,
-                port,
-                host,
-                port,
-                managementHost,
-                managementPort,
-                roles,
-                instanceId,
-                runtime.bootstrapServers(),
-                runtime.embedded()
-                        ? ", embedded, data in "
-                                + config.data().toAbsolutePath().normalize()
-                        : "");
+                        + " http://%s:%d/q/health and /q/metrics (roles %s, instance %s, Kafka %s)",
+                host, port, host, port, managementHost, managementPort, roles, instanceId, kafkaInUse());
     }
 
     /**
