@@ -78,7 +78,6 @@ public class Lifecycle {
     private final AtomicBoolean fenced = new AtomicBoolean();
     private volatile boolean ready;
     private volatile boolean stopping;
-    private volatile boolean workerStarted;
     private final AtomicBoolean leasesRan = new AtomicBoolean();
     private final AtomicBoolean projectorRan = new AtomicBoolean();
     private Sweeper sweeper;
@@ -174,7 +173,6 @@ public class Lifecycle {
         meters.bind(leases, projector, bridge);
         ready = true;
         if (!gateway) {
-            workerStarted = true;
             announceWorker();
         }
     }
@@ -193,7 +191,7 @@ public class Lifecycle {
     }
 
     private void announceWorker() {
-        if (!workerStarted || (leases != null && !leasesRan.get()) || (projector != null && !projectorRan.get())) {
+        if (!ready || (leases != null && !leasesRan.get()) || (projector != null && !projectorRan.get())) {
             return;
         }
         if (!announced.compareAndSet(false, true)) {

@@ -135,7 +135,8 @@ class HealthMetricsIT {
         }
     }
 
-    private static JsonNode check(Http.Response health, String name) {
+    /** The health check named {@code name} in a {@code /q/health} answer; fails when there is none. */
+    static JsonNode check(Http.Response health, String name) {
         for (JsonNode check : health.json().get("checks")) {
             if (check.get("name").asText().equals(name)) {
                 return check;

@@ -160,13 +160,7 @@ class RolesIT {
                     Admin admin = admin(gateway)) {
                 // Its ready line waits for its Streams apps: a lease command sent now is decided, not left to time out.
                 Http.Response health = new Http(worker.managementUri()).get(Probes.READY_PATH, null);
-                JsonNode ready = null;
-                for (JsonNode check : health.json().path("checks")) {
-                    if (check.path("name").asText().equals("mp-ready")) {
-                        ready = check.path("data");
-                    }
-                }
-                assertThat(ready).as(health.body()).isNotNull();
+                JsonNode ready = HealthMetricsIT.check(health, "mp-ready").path("data");
                 assertThat(ready.path("leases").asText()).as(health.body()).isEqualTo("RUNNING");
                 assertThat(ready.path("projector").asText()).as(health.body()).isEqualTo("RUNNING");
                 for (int i = 0; i < 5; i++) {
