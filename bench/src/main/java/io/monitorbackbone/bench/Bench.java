@@ -187,7 +187,7 @@ public final class Bench {
             ObjectNode batch = (ObjectNode) scenarios.get("11");
             for (String part : List.of("batch_100", "batch_1000")) {
                 double obs = batch.get(part).get("observations_per_s").asDouble();
-                batch.put(part + "_to_raw_pipelined_pct", Math.round(obs / raw * 1000) / 10.0);
+                batch.put(part + "_to_raw_pipelined_pct", pct(obs, raw));
             }
         }
         if (scenarios.has("2") && scenarios.path("8").has("sync_16_threads")) {
@@ -201,19 +201,19 @@ public final class Bench {
                     .get("sync_16_threads")
                     .get("records_per_s")
                     .asDouble();
-            ((ObjectNode) scenarios.get("8")).put("http_to_raw_sync_pct", Math.round(http / raw * 1000) / 10.0);
+            ObjectNode raw8 = (ObjectNode) scenarios.get("8");
+            raw8.put("http_to_raw_sync_pct", pct(http, raw));
             double sixteen = scenarios
                     .get("2")
                     .path("16_monitors")
                     .path("requests_per_s")
                     .asDouble();
-            ObjectNode raw8 = (ObjectNode) scenarios.get("8");
-            raw8.put("http_16_monitors_to_raw_sync_pct", Math.round(sixteen / raw * 1000) / 10.0);
+            raw8.put("http_16_monitors_to_raw_sync_pct", pct(sixteen, raw));
             double ownTopics =
                     raw8.path("sync_16_threads_16_topics").path("records_per_s").asDouble();
             if (ownTopics > 0) {
                 // The same 16 waiting threads, each into its own topic, as scenario 2's 16 monitors write.
-                raw8.put("http_16_monitors_to_raw_sync_16_topics_pct", Math.round(sixteen / ownTopics * 1000) / 10.0);
+                raw8.put("http_16_monitors_to_raw_sync_16_topics_pct", pct(sixteen, ownTopics));
             }
         }
         r.put("seconds", Math.round((System.nanoTime() - t0) / 1e9));
@@ -233,6 +233,11 @@ public final class Bench {
             BenchReport.updateDocs(docs, md, id);
         }
         return r;
+    }
+
+    /** {@code part} as a percentage of {@code whole}, to one decimal, as every ratio in the results is given. */
+    static double pct(double part, double whole) {
+        return Math.round(part / whole * 1000) / 10.0;
     }
 
     private static ObjectNode rawProducer(Scenarios s, Servers servers, Scenarios.Sizes sizes, String runTag) {

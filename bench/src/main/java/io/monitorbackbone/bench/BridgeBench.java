@@ -106,7 +106,7 @@ final class BridgeBench {
         out.put("raw_pipelined_mean_records_per_s", Math.round(raw));
         for (String part : List.of("one_monitor", "16_monitors")) {
             ObjectNode p = (ObjectNode) out.get(part);
-            p.put("to_raw_pipelined_pct", Math.round(p.get("records_per_s").asDouble() / raw * 1000) / 10.0);
+            p.put("to_raw_pipelined_pct", Bench.pct(p.get("records_per_s").asDouble(), raw));
         }
         return out;
     }
