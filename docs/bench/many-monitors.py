@@ -6,7 +6,8 @@ Starts the server (its embedded broker on 19231, HTTP on 18231, management on 19
 creates MONITORS public monitors fm0..., waits 30 s, then two 60 s windows of single publishes at RATE/s to fm0 over
 one connection, then 60 s with no requests; prints one JSON line per window: CPU-s by thread group from /proc, names
 from jstack. MM_JFR=FILE records the second window with JFR (settings=profile) into FILE."""
-import json, os, re, subprocess, sys, threading, time, http.client, shutil, collections, atexit
+import json, os, re, subprocess, sys, threading, time, http.client, shutil, collections
+import atexit, server_threads
 jar, label, monitors, rate = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 port, kport = 18231, 19231
 data = '/tmp/fm-data'
@@ -36,32 +37,11 @@ for i in range(monitors):
     assert st == 201, (st, b[:300])
     tokens[i] = json.loads(b)["owner_token"]
 print(label, 'created', monitors, 'in', round(time.time() - t0, 1), 's', flush=True)
-TICK = os.sysconf('SC_CLK_TCK')
-def threads_cpu():
-    d = {}
-    for tid in os.listdir('/proc/%d/task' % srv.pid):
-        try:
-            f = open('/proc/%d/task/%s/stat' % (srv.pid, tid)).read()
-            parts = f[f.rindex(')') + 2:].split()
-            d[int(tid)] = (int(parts[11]) + int(parts[12])) / TICK
-        except Exception: pass
-    return d
-def names():
-    txt = subprocess.run(['jstack', str(srv.pid)], capture_output=True, text=True).stdout
-    m = {}
-    for line in txt.splitlines():
-        g = re.match(r'^"(.*?)".*nid=(0x[0-9a-f]+)', line)
-        if g: m[int(g.group(2), 16)] = g.group(1)
-    return m
+threads_cpu = lambda: server_threads.threads_cpu(srv.pid)
+names = lambda: server_threads.names(srv.pid)
 def group(n):
-    if n is None: return 'other'
-    if 'mp-projector' in n: return 'projector'
-    if 'mp-leases' in n: return 'leases'
-    if re.search(r'data-plane|kafka-request|kafka-network|quorum|raft|controller|group-coordinator|ReplicaFetcher|kafka-log|LogDirFailure|executor-|kafka-scheduler|ExpirationReaper|transaction|share-coordinator|broker-|node-|metadata|SASL', n): return 'broker'
-    if 'CompilerThread' in n: return 'JIT'
-    if 'GC' in n: return 'GC'
-    if 'vert.x' in n or 'mp-' in n or 'executor-thread' in n: return 'gateway'
-    return 'other'
+    g = server_threads.group(n, gateway=('vert.x', 'mp-', 'executor-thread'))
+    return 'other' if g == 'unnamed' else g
 time.sleep(30)
 c = conn()
 body = json.dumps({"type": "demo.v", "subject": "s", "actor": "probe:p", "tier": "measured", "origin": "probe", "data": {"n": 1}})

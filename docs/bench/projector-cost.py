@@ -10,6 +10,7 @@ With `single`: MONITORS (default 1) monitors, and each pass is 24,000 publishes 
 16 connections (connection i to monitor i mod MONITORS), as scenario 2 sends them. A Python client: its rate is the
 client's as much as the server's; the CPU per observation is the server's."""
 import json, os, re, subprocess, sys, threading, time, http.client, shutil, collections
+import server_threads
 jar, label, out = sys.argv[1], sys.argv[2], sys.argv[3]
 port, kport = 18230, 19230
 data = '/tmp/projcost-data'
@@ -74,32 +75,13 @@ def publish():
     work, threads = publish_single() if single else publish_batches()
     ts = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
     [t.start() for t in ts]; [t.join() for t in ts]
-TICK = os.sysconf('SC_CLK_TCK')
-def threads_cpu():
-    d = {}
-    for tid in os.listdir('/proc/%d/task' % srv.pid):
-        try:
-            f = open('/proc/%d/task/%s/stat' % (srv.pid, tid)).read()
-            parts = f[f.rindex(')') + 2:].split()
-            d[int(tid)] = (int(parts[11]) + int(parts[12])) / TICK
-        except Exception: pass
-    return d
-def names():
-    txt = subprocess.run(['jstack', str(srv.pid)], capture_output=True, text=True).stdout
-    m = {}
-    for line in txt.splitlines():
-        g = re.match(r'^"(.*?)".*nid=(0x[0-9a-f]+)', line)
-        if g: m[int(g.group(2), 16)] = g.group(1)
-    return m
+threads_cpu = lambda: server_threads.threads_cpu(srv.pid)
+names = lambda: server_threads.names(srv.pid)
+LABELS = {'unnamed': 'other (unnamed native)', 'projector': 'projector (stream thread, its producer)',
+          'broker': 'embedded broker'}
 def group(n):
-    if n is None: return 'other (unnamed native)'
-    if 'mp-projector' in n: return 'projector (stream thread, its producer)'
-    if 'mp-leases' in n: return 'leases'
-    if re.search(r'data-plane|kafka-request|kafka-network|quorum|raft|controller|group-coordinator|ReplicaFetcher|kafka-log|LogDirFailure|executor-|kafka-scheduler|ExpirationReaper|transaction|share-coordinator|broker-|node-|metadata|SASL', n): return 'embedded broker'
-    if 'CompilerThread' in n: return 'JIT'
-    if 'GC' in n or 'G1' in n: return 'GC'
-    if 'vert.x' in n or 'mp-gateway' in n or 'mp-log-writer' in n or 'mp-follower' in n or 'executor-thread' in n: return 'gateway'
-    return 'other'
+    g = server_threads.group(n)
+    return LABELS.get(g, g)
 def projector_busy(a, b, m):
     return sum(b.get(t, 0) - a.get(t, 0) for t in b if 'mp-projector' in (m.get(t) or ''))
 # Warm-up: 3 passes, each followed by the projector going quiet.
