@@ -18,13 +18,14 @@ public class RawManyTopics {
         int n = Integer.parseInt(a[1]); double rate = Double.parseDouble(a[2]); String label = a[3];
         List<String> topics = new ArrayList<>();
         for (int i = 0; i < n; i++) topics.add("rawmany." + label + ".t" + i);
-        Map<String, Object> c = new HashMap<>();
-        p.forEach((k, v) -> c.put((String) k, v));
-        try (Admin admin = Admin.create(c)) {
+        Map<String, Object> client = new HashMap<>();
+        p.forEach((k, v) -> client.put((String) k, v));
+        try (Admin admin = Admin.create(client)) {
             List<NewTopic> nt = new ArrayList<>();
             for (String t : topics) nt.add(new NewTopic(t, 1, (short) 1));
             for (int i = 0; i < nt.size(); i += 100) admin.createTopics(nt.subList(i, Math.min(nt.size(), i + 100))).all().get(120, TimeUnit.SECONDS);
         }
+        Map<String, Object> c = new HashMap<>(client);
         c.put(ProducerConfig.ACKS_CONFIG, "all");
         c.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         c.put(ProducerConfig.LINGER_MS_CONFIG, "0");
@@ -50,7 +51,7 @@ public class RawManyTopics {
                         (os.getProcessCpuTime() - p0) / 1e9, (ioCpu(tm) - io0) / 1e9);
             }
         }
-        try (Admin admin = Admin.create(new HashMap<>(p.entrySet().stream().collect(java.util.stream.Collectors.toMap(e -> (String) e.getKey(), e -> e.getValue()))))) {
+        try (Admin admin = Admin.create(client)) {
             admin.deleteTopics(topics).all().get(120, TimeUnit.SECONDS);
         }
     }

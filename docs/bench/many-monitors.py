@@ -6,7 +6,7 @@ Starts the server (its embedded broker on 19231, HTTP on 18231, management on 19
 creates MONITORS public monitors fm0..., waits 30 s, then two 60 s windows of single publishes at RATE/s to fm0 over
 one connection, then 60 s with no requests; prints one JSON line per window: CPU-s by thread group from /proc, names
 from jstack. MM_JFR=FILE records the second window with JFR (settings=profile) into FILE."""
-import json, os, re, subprocess, sys, threading, time, http.client, shutil, collections
+import json, os, subprocess, sys, time, http.client, shutil, collections
 import atexit, server_threads
 jar, label, monitors, rate = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
 port, kport = 18231, 19231

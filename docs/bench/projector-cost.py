@@ -9,7 +9,7 @@ The first three passes warm the server up; the last six are the result.
 With `single`: MONITORS (default 1) monitors, and each pass is 24,000 publishes of one observation per request over
 16 connections (connection i to monitor i mod MONITORS), as scenario 2 sends them. A Python client: its rate is the
 client's as much as the server's; the CPU per observation is the server's."""
-import json, os, re, subprocess, sys, threading, time, http.client, shutil, collections
+import json, os, subprocess, sys, threading, time, http.client, shutil, collections
 import server_threads
 jar, label, out = sys.argv[1], sys.argv[2], sys.argv[3]
 port, kport = 18230, 19230
