@@ -34,6 +34,12 @@ import org.slf4j.LoggerFactory;
 public final class BridgeApp implements AutoCloseable {
     private static final Logger LOGGER = LoggerFactory.getLogger(BridgeApp.class);
     private static final Duration POLL = Duration.ofMillis(500);
+    /**
+     * How long the broker holds the table consumer's fetch when nothing is new. A record of {@code mp.monitors}
+     * answers it at once, and the consumer reads the same partitions from start to close, so the wait costs a change
+     * nothing; an idle process sends one fetch every five seconds instead of two a second (the client's 500 ms).
+     */
+    static final int TABLE_FETCH_MAX_WAIT_MS = 5_000;
 
     /**
      * @param clients    the cluster, and the client properties every role passes through ({@code MP_KAFKA_*})
@@ -69,7 +75,8 @@ public final class BridgeApp implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean caughtUp;
-    private volatile KafkaConsumer<byte[], byte[]> table;
+    /** {@code mp.monitors}, read on the role's thread only; created with the role, so its meters can be bound. */
+    private final KafkaConsumer<byte[], byte[]> table;
     /** Asks the cluster whether each bridged monitor's source topic is there (shared by every bridge here). */
     private final Admin admin;
 
@@ -77,6 +84,7 @@ public final class BridgeApp implements AutoCloseable {
         this.settings = settings;
         this.clock = clock;
         this.admin = admin;
+        this.table = tableConsumer(settings);
         this.thread = new Thread(this::follow, "mp-bridge-monitors");
         this.thread.setDaemon(true);
     }
@@ -92,11 +100,11 @@ public final class BridgeApp implements AutoCloseable {
                             settings.layout().table(Topics.MONITORS),
                             settings.layout().bridgeDeadLetters()),
                     Duration.ofSeconds(60));
+            return new BridgeApp(settings, Clock.systemUTC(), admin);
         } catch (RuntimeException e) {
             admin.close();
             throw e;
         }
-        return new BridgeApp(settings, Clock.systemUTC(), admin);
     }
 
     /**
@@ -162,8 +170,7 @@ public final class BridgeApp implements AutoCloseable {
 
     private void follow() {
         Map<String, Monitor> latest = new HashMap<>();
-        try (KafkaConsumer<byte[], byte[]> c = tableConsumer()) {
-            table = c;
+        try (KafkaConsumer<byte[], byte[]> c = table) {
             List<TopicPartition> partitions = c.partitionsFor(Topics.MONITORS).stream()
                     .map(p -> new TopicPartition(p.topic(), p.partition()))
                     .toList();
@@ -190,9 +197,15 @@ public final class BridgeApp implements AutoCloseable {
             if (running) {
                 LOGGER.error("bridge: cannot follow {}; no monitor is bridged by this process", Topics.MONITORS, e);
             }
-        } finally {
-            table = null;
         }
+    }
+
+    /**
+     * The consumer of {@code mp.monitors}, for its client meters only ({@code KafkaClientMetrics} reads
+     * {@code metrics()}, which is safe from any thread); nothing else may touch it off the role's thread.
+     */
+    public org.apache.kafka.clients.consumer.Consumer<byte[], byte[]> meteredTableConsumer() {
+        return table;
     }
 
     private static boolean reached(KafkaConsumer<byte[], byte[]> c, Map<TopicPartition, Long> ends) {
@@ -235,28 +248,33 @@ public final class BridgeApp implements AutoCloseable {
         }
     }
 
-    private KafkaConsumer<byte[], byte[]> tableConsumer() {
+    private static KafkaConsumer<byte[], byte[]> tableConsumer(Settings settings) {
+        return new KafkaConsumer<>(
+                tableConsumerProperties(settings), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+    }
+
+    static Map<String, Object> tableConsumerProperties(Settings settings) {
         Map<String, Object> c = new HashMap<>();
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        return new KafkaConsumer<>(
-                settings.clients().properties("mp-bridge-" + settings.instanceId() + "-monitors", c),
-                new ByteArrayDeserializer(),
-                new ByteArrayDeserializer());
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, TABLE_FETCH_MAX_WAIT_MS);
+        return settings.clients().properties("mp-bridge-" + settings.instanceId() + "-monitors", c);
     }
 
     @Override
     public void close() {
         running = false;
-        KafkaConsumer<byte[], byte[]> c = table;
-        if (c != null) {
-            c.wakeup();
-        }
-        try {
-            thread.join(10_000);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        table.wakeup();
+        if (thread.isAlive()) {
+            try {
+                thread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        } else if (thread.getState() == Thread.State.NEW) {
+            // Never started: the thread that would have closed the consumer never ran.
+            table.close(Duration.ZERO);
         }
         synchronized (this) {
             bridges.values().forEach(MonitorBridge::stop);

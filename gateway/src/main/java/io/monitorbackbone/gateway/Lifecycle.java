@@ -170,7 +170,7 @@ public class Lifecycle {
                     runtime.newGroupConsumer("mp-sweeper", Sweeper.GROUP), tables, subscriptions, clock, pusher);
             sweeper.start();
         }
-        meters.bind(leases, projector, bridge);
+        meters.bind(leases, projector, bridge, sweeper);
         ready = true;
         if (!gateway) {
             announceWorker();

@@ -78,7 +78,8 @@ public class Meters {
     }
 
     /** Called by Lifecycle once the Kafka side and the hosted apps are started. */
-    void bind(KafkaStreams leases, KafkaStreams projector, io.monitorbackbone.bridge.BridgeApp bridge) {
+    void bind(
+            KafkaStreams leases, KafkaStreams projector, io.monitorbackbone.bridge.BridgeApp bridge, Sweeper sweeper) {
         Gauge.builder("mp.build.info", () -> 1)
                 .description("This server's version")
                 .tag("version", version)
@@ -131,6 +132,12 @@ public class Meters {
         }
         if (follower != null) {
             bindClient(new KafkaClientMetrics(follower.consumerForMetrics()));
+        }
+        if (sweeper != null) {
+            bindClient(new KafkaClientMetrics(sweeper.consumerForMetrics()));
+        }
+        if (bridge != null) {
+            bindClient(new KafkaClientMetrics(bridge.meteredTableConsumer()));
         }
         if (leases != null) {
             bindClient(new KafkaStreamsMetrics(leases, List.of(), streamsMetrics));

@@ -63,6 +63,9 @@ public final class Sweeper extends ConsumerLoop {
 
             @Override
             public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                // The partition is the election's token, never read: paused, the consumer sends the broker no fetch
+                // (it sent two a second for nothing), and its polls still keep it in the group.
+                consumer.pause(partitions);
                 leader = !partitions.isEmpty();
                 if (leader) {
                     LOGGER.info("this gateway runs the mute sweep");

@@ -14,14 +14,17 @@ import org.junit.jupiter.api.Test;
  * An idle server (all roles, its embedded broker) does not spin. Over a stretch with nothing to do, the loops that
  * wait for work turn a few times a second at most, read from the Kafka clients' own counters on /q/metrics: the
  * leases service's stream thread (it polled every 10 ms, a hundred turns a second), the projector's (every 100 ms)
- * and the gateway's lease reply consumer (it asked the broker for replies every 10 ms); and the leases service does
- * not commit a transaction for a sweep with nothing due (it swept, and so committed, every second). Counts per second of the stretch as measured, so a loaded
- * machine only lowers them; and a lease claim is still answered right after the stretch, and a publish folded.
+ * and the consumers that wait in Kafka for what is new: the gateway's lease reply consumer (it asked the broker for
+ * replies every 10 ms, then every 500 ms) and the bridge's reader of the monitors table (every 500 ms) now ask every
+ * five seconds, and the sweeper's election consumer, which never reads its partition, does not fetch at all (two a
+ * second before); and the leases service does not commit a transaction for a sweep with nothing due (it swept, and so
+ * committed, every second). Counts per second of the stretch as measured, so a loaded machine only lowers them; and a
+ * lease claim is still answered right after the stretch, and a publish folded.
  */
 class IdleIT {
     private static final Duration DEADLINE = Duration.ofSeconds(60);
-    /** Fetches per second allowed; a 500 ms fetch wait is 2, the old 10 ms waits were 100. */
-    private static final double AT_MOST_PER_SECOND = 8;
+    /** Fetches per second allowed of a consumer that waits 5 s in Kafka (0.2); a 500 ms wait makes 2, 10 ms 100. */
+    private static final double AT_MOST_PER_SECOND = 1;
     /**
      * The projector's and the leases' idle polls wait a second: one turn a second, where the projector's old 100 ms
      * poll made ten and the leases' old 250 ms poll four.
@@ -57,6 +60,10 @@ class IdleIT {
                     seconds,
                     "kafka_consumer_fetch_manager_fetch_total",
                     "client_id=\"mp-lease-replies\"");
+            double bridgeTableFetches =
+                    perSecond(before, after, seconds, "kafka_consumer_fetch_manager_fetch_total", "-monitors\"");
+            double sweeperFetches = perSecond(
+                    before, after, seconds, "kafka_consumer_fetch_manager_fetch_total", "client_id=\"mp-sweeper\"");
             double projectorPolls =
                     perSecond(before, after, seconds, "kafka_stream_thread_poll_total", "thread_id=\"mp-projector-");
             double leaseCommits =
@@ -74,6 +81,12 @@ class IdleIT {
             assertThat(replyFetches)
                     .as("fetches per second of the lease reply consumer, idle")
                     .isLessThanOrEqualTo(AT_MOST_PER_SECOND);
+            assertThat(bridgeTableFetches)
+                    .as("fetches per second of the bridge's reader of mp.monitors, idle")
+                    .isLessThanOrEqualTo(AT_MOST_PER_SECOND);
+            assertThat(sweeperFetches)
+                    .as("fetches per second of the sweeper's election consumer, which never reads its partition")
+                    .isLessThanOrEqualTo(0.1);
 
             Http.Response second = claim(api, worker, "job-2");
             assertThat(second.status()).as(second.body()).isEqualTo(201);

@@ -32,7 +32,7 @@ class KafkaRuntimeTest {
     @Test
     void theLeaseReplyConsumerWaitsInKafkaForTheNextReplyInsteadOfAskingAHundredTimesASecond() {
         assertThat(KafkaRuntime.leaseReplyConsumerProperties(clients, "mp-lease-replies"))
-                .containsEntry("fetch.max.wait.ms", 500)
+                .containsEntry("fetch.max.wait.ms", 5_000)
                 .containsEntry("isolation.level", "read_committed")
                 .containsEntry("client.id", "mp-lease-replies");
     }
