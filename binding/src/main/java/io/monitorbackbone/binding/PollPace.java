@@ -62,13 +62,35 @@ public final class PollPace {
         }
     }
 
+    /**
+     * Work a main consumer does on its own stream thread before each poll, closed with the consumer: what the thread
+     * needs of Kafka besides its records, without a thread of its own.
+     */
+    public interface Hook extends AutoCloseable {
+        /** Called on the stream thread before each poll of {@code consumer}; must not block for long. */
+        void beforePoll(Consumer<byte[], byte[]> consumer, long nowNanos);
+
+        @Override
+        void close();
+    }
+
     /** The clients of a Streams app: its main consumer polls at this pace; everything else as Streams makes it. */
     public static final class Supplier implements KafkaClientSupplier {
         private final long commitIntervalMs;
+        private final java.util.function.Supplier<Hook> hooks;
 
         /** @param commitIntervalMs the app's {@code commit.interval.ms} */
         public Supplier(long commitIntervalMs) {
+            this(commitIntervalMs, null);
+        }
+
+        /**
+         * @param commitIntervalMs the app's {@code commit.interval.ms}
+         * @param hooks            one {@link Hook} for each main consumer (one per stream thread), or null for none
+         */
+        public Supplier(long commitIntervalMs, java.util.function.Supplier<Hook> hooks) {
             this.commitIntervalMs = commitIntervalMs;
+            this.hooks = hooks;
         }
 
         @Override
@@ -83,7 +105,7 @@ public final class PollPace {
 
         @Override
         public Consumer<byte[], byte[]> getConsumer(Map<String, Object> config) {
-            return new Paced(config, new PollPace(commitIntervalMs));
+            return new Paced(config, new PollPace(commitIntervalMs), hooks == null ? null : hooks.get());
         }
 
         @Override
@@ -97,20 +119,49 @@ public final class PollPace {
         }
     }
 
-    /** A consumer whose poll waits as its {@link PollPace} says; one stream thread uses it. */
+    /** A consumer whose poll waits as its {@link PollPace} says, after its {@link Hook}; one stream thread uses it. */
     static final class Paced extends KafkaConsumer<byte[], byte[]> {
         private final PollPace pace;
+        private final Hook hook;
 
-        Paced(Map<String, Object> config, PollPace pace) {
+        Paced(Map<String, Object> config, PollPace pace, Hook hook) {
             super(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
             this.pace = pace;
+            this.hook = hook;
         }
 
         @Override
         public ConsumerRecords<byte[], byte[]> poll(Duration timeout) {
+            if (hook != null) {
+                hook.beforePoll(this, System.nanoTime());
+            }
             ConsumerRecords<byte[], byte[]> records = super.poll(pace.next(timeout, System.nanoTime()));
             pace.polled(!records.isEmpty(), System.nanoTime());
             return records;
+        }
+
+        @Override
+        public void close() {
+            closeHook();
+            super.close();
+        }
+
+        @Override
+        public void close(Duration timeout) {
+            closeHook();
+            super.close(timeout);
+        }
+
+        @Override
+        public void close(org.apache.kafka.clients.consumer.CloseOptions option) {
+            closeHook();
+            super.close(option);
+        }
+
+        private void closeHook() {
+            if (hook != null) {
+                hook.close();
+            }
         }
     }
 }

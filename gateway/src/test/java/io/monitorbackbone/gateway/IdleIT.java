@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  * and the consumers that wait in Kafka for what is new: the gateway's lease reply consumer (it asked the broker for
  * replies every 10 ms, then every 500 ms) and the bridge's reader of the monitors table (every 500 ms) now ask every
  * five seconds, and the sweeper's election consumer, which never reads its partition, does not fetch at all (two a
- * second before); and the leases service does not commit a transaction for a sweep with nothing due (it swept, and so
+ * second before); the projector's main consumer asks the broker for nothing but its fetches and heartbeats (it asked
+ * for the whole cluster's metadata every second, to find new monitors' logs); and the leases service does not commit a transaction for a sweep with nothing due (it swept, and so
  * committed, every second). Counts per second of the stretch as measured, so a loaded machine only lowers them; and a
  * lease claim is still answered right after the stretch, and a publish folded.
  */
@@ -37,6 +38,12 @@ class IdleIT {
             Http api = new Http(server.baseUri());
             Http management = new Http(server.managementUri());
             Walk walk = new Walk(api);
+            String projectorConsumer = "-StreamThread-1-consumer\"";
+            double assignedBefore = value(
+                    scrape(management),
+                    "kafka_consumer_coordinator_assigned_partitions",
+                    "mp-projector-",
+                    projectorConsumer);
             // One claim first, so the leases service has its tasks and both loops have run.
             Walk.Monitor m = walk.monitorWith("{\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}");
             walk.publish(m, "job-1");
@@ -45,6 +52,22 @@ class IdleIT {
             Http.Response first = claim(api, worker, "job-1");
             assertThat(first.status()).as(first.body()).isEqualTo(201);
 
+            // The projector has taken up the new monitor's log, and its rebalance is over, before the stretch.
+            await("the projector reads the new monitor's log").atMost(DEADLINE).untilAsserted(() -> {
+                String now = scrape(management);
+                assertThat(value(
+                                now,
+                                "kafka_consumer_coordinator_assigned_partitions",
+                                "mp-projector-",
+                                projectorConsumer))
+                        .isEqualTo(assignedBefore + 1);
+                assertThat(value(
+                                now,
+                                "kafka_consumer_coordinator_last_rebalance_seconds_ago",
+                                "mp-projector-",
+                                projectorConsumer))
+                        .isGreaterThanOrEqualTo(2);
+            });
             String before = scrape(management);
             long from = System.nanoTime();
             // The stretch the rates are counted over: nothing is asked of the server meanwhile.
@@ -64,6 +87,22 @@ class IdleIT {
                     perSecond(before, after, seconds, "kafka_consumer_fetch_manager_fetch_total", "-monitors\"");
             double sweeperFetches = perSecond(
                     before, after, seconds, "kafka_consumer_fetch_manager_fetch_total", "client_id=\"mp-sweeper\"");
+            double projectorOthers = perSecond(
+                            before, after, seconds, "kafka_consumer_request_total", "mp-projector-", projectorConsumer)
+                    - perSecond(
+                            before,
+                            after,
+                            seconds,
+                            "kafka_consumer_fetch_manager_fetch_total",
+                            "mp-projector-",
+                            projectorConsumer)
+                    - perSecond(
+                            before,
+                            after,
+                            seconds,
+                            "kafka_consumer_coordinator_heartbeat_total",
+                            "mp-projector-",
+                            projectorConsumer);
             double projectorPolls =
                     perSecond(before, after, seconds, "kafka_stream_thread_poll_total", "thread_id=\"mp-projector-");
             double leaseCommits =
@@ -78,6 +117,10 @@ class IdleIT {
             assertThat(leasePolls)
                     .as("polls per second of the leases service's stream thread, idle (its 250 ms poll made four)")
                     .isLessThanOrEqualTo(STREAM_THREAD_AT_MOST_PER_SECOND);
+            assertThat(projectorOthers)
+                    .as("requests per second of the projector's main consumer other than fetches and heartbeats, idle"
+                            + " (its metadata refresh every second made one)")
+                    .isLessThanOrEqualTo(0.3);
             assertThat(replyFetches)
                     .as("fetches per second of the lease reply consumer, idle")
                     .isLessThanOrEqualTo(AT_MOST_PER_SECOND);
@@ -122,21 +165,21 @@ class IdleIT {
         return r.body();
     }
 
-    /** How much the first sample of {@code name} with {@code label} grew from one scrape to the next, per second. */
-    private static double perSecond(String before, String after, double seconds, String name, String label) {
-        return (value(after, name, label) - value(before, name, label)) / seconds;
+    /** How much the first sample of {@code name} with all {@code labels} grew from one scrape to the next, per second. */
+    private static double perSecond(String before, String after, double seconds, String name, String... labels) {
+        return (value(after, name, labels) - value(before, name, labels)) / seconds;
     }
 
-    /** The value of the first sample of {@code name} whose labels contain {@code label}; fails when there is none. */
-    private static double value(String scrape, String name, String label) {
+    /** The value of the first sample of {@code name} whose labels contain all of {@code parts}; fails when none. */
+    private static double value(String scrape, String name, String... parts) {
         Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? (\\S+)")
                 .matcher(scrape);
         while (m.find()) {
             String labels = m.group(1) == null ? "" : m.group(1);
-            if (labels.contains(label)) {
+            if (java.util.Arrays.stream(parts).allMatch(labels::contains)) {
                 return Double.parseDouble(m.group(2));
             }
         }
-        throw new AssertionError("no sample " + name + " with " + label);
+        throw new AssertionError("no sample " + name + " with " + String.join(", ", parts));
     }
 }

@@ -56,10 +56,13 @@ public final class ProjectorApp {
     /** The projector's Streams client, not started; {@code mp.state} exists when this returns. */
     public static KafkaStreams create(ProjectorConfig config) throws InterruptedException, TimeoutException {
         ensureStateTopic(config);
+        java.util.concurrent.atomic.AtomicInteger thread = new java.util.concurrent.atomic.AtomicInteger();
         return new KafkaStreams(
                 ProjectorTopology.build(config.partitions(), config.held()),
                 config.streamsProperties(),
-                new PollPace.Supplier(config.commitIntervalMs()));
+                new PollPace.Supplier(
+                        config.commitIntervalMs(),
+                        () -> new NewMonitorTopics(config.newMonitorTopicsProperties(thread.incrementAndGet()))));
     }
 
     /**

@@ -26,8 +26,9 @@ import org.apache.kafka.streams.StreamsConfig;
  *                            {@code mp.state} (the cache coalesces a busy monitor's changes in between)
  * @param held                aggregates each fold task keeps decoded in memory between records (the busiest
  *                            monitors of its partition); changed ones are written at every commit whatever this is
- * @param topicDiscoveryMs    metadata refresh of the pattern subscription: a new monitor's topic is folded at most
- *                            this long (plus a rebalance) after it is created
+ * @param topicDiscoveryMs    metadata refresh of the pattern subscription, the fallback of {@link NewMonitorTopics}:
+ *                            a new monitor's topic is folded at most this long (plus a rebalance) after it is created
+ *                            even when its definition in {@code mp.monitors} was missed
  * @param kafka               further Kafka client and Streams properties, passed through as given: every client's
  *                            ({@code MP_KAFKA_*}, see {@link KafkaClients}), then the projector's own
  *                            ({@code MP_PROJECTOR_KAFKA_*}), which win
@@ -52,6 +53,12 @@ public record ProjectorConfig(
     public static final int MAX_RECORD_BYTES = 16 * 1024 * 1024;
     /** {@code MP_PROJECTOR_KAFKA_SECURITY_PROTOCOL=SSL} becomes {@code security.protocol=SSL}. */
     public static final String KAFKA_ENV_PREFIX = "MP_PROJECTOR_KAFKA_";
+    /**
+     * The main consumer's {@code metadata.max.age.ms}. {@link NewMonitorTopics} has a new monitor's log read within
+     * about a second of its definition; this refresh, which asks for every topic of the cluster and so costs more the
+     * more monitors there are, is only the fallback.
+     */
+    static final int TOPIC_DISCOVERY_MS = 60_000;
     /** The main consumer's {@code fetch.min.bytes}: 64 KiB, about a hundred observations of a few hundred bytes. */
     static final int FETCH_MIN_BYTES = 64 * 1024;
 
@@ -98,7 +105,7 @@ public record ProjectorConfig(
                 durability,
                 integer(env, "MP_PROJECTOR_COMMIT_INTERVAL_MS", 1000),
                 integer(env, "MP_PROJECTOR_HELD", ProjectorTopology.DEFAULT_HELD),
-                integer(env, "MP_PROJECTOR_TOPIC_DISCOVERY_MS", 2000),
+                integer(env, "MP_PROJECTOR_TOPIC_DISCOVERY_MS", TOPIC_DISCOVERY_MS),
                 env.getOrDefault("MP_PROJECTOR_PROCESSING_GUARANTEE", StreamsConfig.AT_LEAST_ONCE),
                 kafka);
     }
@@ -119,7 +126,7 @@ public record ProjectorConfig(
                 durability,
                 100,
                 ProjectorTopology.DEFAULT_HELD,
-                1000,
+                TOPIC_DISCOVERY_MS,
                 StreamsConfig.AT_LEAST_ONCE,
                 clients.passThrough());
     }
@@ -147,6 +154,16 @@ public record ProjectorConfig(
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         p.putAll(kafka);
         return p;
+    }
+
+    /** The settings of the {@code mp.monitors} reader of stream thread {@code thread} ({@link NewMonitorTopics}). */
+    Map<String, Object> newMonitorTopicsProperties(int thread) {
+        Map<String, Object> base = new java.util.HashMap<>();
+        adminProperties().forEach((k, v) -> base.put((String) k, v));
+        base.remove(StreamsConfig.APPLICATION_ID_CONFIG);
+        base.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+        base.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        return NewMonitorTopics.consumerProperties(base, APPLICATION_ID + "-monitors-" + thread);
     }
 
     public Properties streamsProperties() {

@@ -9,17 +9,37 @@ import org.junit.jupiter.api.Test;
 
 class ProjectorConfigTest {
     @Test
-    void newMonitorTopicsAreLookedForEveryFewSeconds() {
+    void theClusterMetadataIsRefreshedOnlyAsAFallbackForNewMonitorTopics() {
         Properties p = ProjectorConfig.fromEnv(Map.of("KAFKA_BOOTSTRAP_SERVERS", "k:9092"))
                 .streamsProperties();
 
-        assertThat(p.get("main.consumer.metadata.max.age.ms")).isEqualTo("2000");
+        assertThat(p.get("main.consumer.metadata.max.age.ms"))
+                .as("NewMonitorTopics finds new logs; asking for every topic every second or two cost an idle server")
+                .isEqualTo("60000");
         assertThat(p.get("application.id")).isEqualTo("mp-projector");
         assertThat(p.get("bootstrap.servers")).isEqualTo("k:9092");
         assertThat(p).doesNotContainKey("main.consumer.group.instance.id");
         assertThat(p.get("main.consumer.isolation.level"))
                 .as("aborted lease rows are not in the served log")
                 .isEqualTo("read_committed");
+    }
+
+    @Test
+    void theMonitorsTableReaderIsAPlainConsumerThatWaitsInKafkaAndCreatesNoTopic() {
+        Map<String, Object> c = ProjectorConfig.fromEnv(Map.of(
+                        "KAFKA_BOOTSTRAP_SERVERS", "k:9092",
+                        "MP_PROJECTOR_INSTANCE_ID", "projector-0",
+                        "MP_PROJECTOR_KAFKA_SECURITY_PROTOCOL", "SSL"))
+                .newMonitorTopicsProperties(2);
+
+        assertThat(c)
+                .containsEntry("client.id", "mp-projector-monitors-2")
+                .containsEntry("fetch.max.wait.ms", NewMonitorTopics.FETCH_MAX_WAIT_MS)
+                .containsEntry("allow.auto.create.topics", false)
+                .containsEntry("isolation.level", "read_committed")
+                .containsEntry("security.protocol", "SSL")
+                .containsEntry("bootstrap.servers", "k:9092")
+                .doesNotContainKeys("group.id", "group.instance.id", "application.id");
     }
 
     @Test

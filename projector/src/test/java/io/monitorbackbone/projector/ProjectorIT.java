@@ -218,6 +218,70 @@ class ProjectorIT {
         assertThat(states.get(a).distinctActors()).isEqualTo(2);
     }
 
+    /**
+     * A monitor's definition in {@code mp.monitors} has the projector read its log at once: here its own refresh of
+     * the cluster's metadata comes only every ten minutes, so without {@link NewMonitorTopics} the new log would wait
+     * for it (it did every second, asking for every topic of the cluster).
+     */
+    @Test
+    void aMonitorWhoseDefinitionArrivesLaterIsFoldedWithoutWaitingForTheMetadataRefresh() throws Exception {
+        String first = "it-first-" + run;
+        String later = "it-defined-later-" + run;
+        createLogs(first);
+        createTable();
+        publish(first, 2);
+        KafkaStreams streams = ProjectorApp.create(ProjectorConfig.fromEnv(env(
+                "one",
+                Map.of(
+                        "MP_PROJECTOR_TOPIC_DISCOVERY_MS",
+                        Long.toString(Duration.ofMinutes(10).toMillis())))));
+        instances.add(streams);
+        streams.start();
+        Map<String, Aggregate> states = new HashMap<>();
+        try (KafkaConsumer<String, byte[]> reader = stateReader()) {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
+                read(reader, states);
+                assertThat(states.get(first)).extracting(Aggregate::lastSeq).isEqualTo(2L);
+            });
+            // What the gateway's create does (docs/adr/0011): the log, its rows, then the definition.
+            createLogs(later);
+            publish(later, 3);
+            define(later);
+
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                read(reader, states);
+                assertThat(states.get(later))
+                        .as("the state of the monitor defined after the projector started")
+                        .extracting(Aggregate::observations)
+                        .isEqualTo(3L);
+            });
+        }
+    }
+
+    private void createTable() throws Exception {
+        Properties p = new Properties();
+        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        try (Admin admin = Admin.create(p)) {
+            TopicLayout.createMissing(admin, List.of(LOGS.table(Topics.MONITORS)), Duration.ofSeconds(60));
+        }
+    }
+
+    /** A definition row for {@code monitorId} in {@code mp.monitors}, as the gateway commits it. */
+    private void define(String monitorId) throws Exception {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<String, byte[]> producer =
+                new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+            producer.send(new ProducerRecord<>(
+                    Topics.MONITORS,
+                    monitorId,
+                    io.monitorbackbone.protocol.Json.MAPPER.writeValueAsBytes(
+                            MonitorLogs.monitor(monitorId, "{\"owner\":\"agent:owner\"}"))));
+            producer.flush();
+        }
+    }
+
     @Test
     void aRecordOfSeveralMebibytesIsFoldedLikeAnyOther() throws Exception {
         String big = "it-big-" + run;
