@@ -39,6 +39,11 @@ final class NewMonitorTopics implements PollPace.Hook {
     static final Duration GIVE_UP = Duration.ofSeconds(60);
     /** How long to wait before looking for the table again when it is not there yet. */
     private static final Duration ABSENT = Duration.ofSeconds(5);
+    /**
+     * The table is polled at most this often: a busy stream thread turns its loop hundreds of times a second, and each
+     * poll of the table, even one that finds nothing, asks the network layer for what has arrived.
+     */
+    static final Duration READ_EVERY = Duration.ofMillis(100);
 
     private final KafkaConsumer<byte[], byte[]> table;
     /** Log topic to the time it stops being waited for. */
@@ -47,6 +52,7 @@ final class NewMonitorTopics implements PollPace.Hook {
     private boolean positioned;
     private boolean closed;
     private long nextTry;
+    private long nextRead;
     private long nextRejoin;
 
     NewMonitorTopics(Map<String, Object> clientProperties) {
@@ -79,10 +85,13 @@ final class NewMonitorTopics implements PollPace.Hook {
                     return;
                 }
             }
-            for (ConsumerRecord<byte[], byte[]> r : table.poll(Duration.ZERO)) {
-                if (r.key() != null && r.value() != null) {
-                    expected.putIfAbsent(
-                            Topics.obs(new String(r.key(), StandardCharsets.UTF_8)), nowNanos + GIVE_UP.toNanos());
+            if (nowNanos - nextRead >= 0) {
+                nextRead = nowNanos + READ_EVERY.toNanos();
+                for (ConsumerRecord<byte[], byte[]> r : table.poll(Duration.ZERO)) {
+                    if (r.key() != null && r.value() != null) {
+                        expected.putIfAbsent(
+                                Topics.obs(new String(r.key(), StandardCharsets.UTF_8)), nowNanos + GIVE_UP.toNanos());
+                    }
                 }
             }
             if (!expected.isEmpty() && nowNanos - nextRejoin >= 0) {
