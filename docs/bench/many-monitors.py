@@ -4,7 +4,7 @@
 usage: python3 docs/bench/many-monitors.py <copy of gateway/target/quarkus-app> LABEL MONITORS RATE
 Starts the server (its embedded broker on 19231, HTTP on 18231, management on 19232, data under /tmp/fm-data),
 creates MONITORS public monitors fm0..., waits 30 s, then two 60 s windows of single publishes at RATE/s to fm0 over
-one connection, then 60 s with no requests; prints one JSON line per window: CPU-s by thread group from /proc, names
+one connection (RATE 0: no requests in them either), then 60 s with no requests; prints one JSON line per window: CPU-s by thread group from /proc, names
 from jstack. MM_JFR=FILE records the second window with JFR (settings=profile) into FILE."""
 import json, os, subprocess, sys, time, http.client, shutil, collections
 import atexit, server_threads
@@ -56,14 +56,16 @@ def window(publishing):
         else:
             time.sleep(1)
     b = threads_cpu(); m.update(names())
-    g = collections.Counter()
-    for t in b: g[group(m.get(t))] += b[t] - a.get(t, 0)
+    g = collections.Counter(); th = collections.Counter()
+    for t in b:
+        g[group(m.get(t))] += b[t] - a.get(t, 0); th[m.get(t) or 'unnamed'] += b[t] - a.get(t, 0)
     print(label, json.dumps({'publishing': publishing, 'n': n, 'total': round(sum(g.values()), 2),
-                             'cpu_s': {k: round(v, 2) for k, v in sorted(g.items(), key=lambda x: -x[1])}}), flush=True)
-window(True)
+                             'cpu_s': {k: round(v, 2) for k, v in sorted(g.items(), key=lambda x: -x[1])},
+                             'top_threads': {k: round(v, 2) for k, v in th.most_common(12)}}), flush=True)
+window(rate > 0)
 jfr = os.environ.get('MM_JFR')
 if jfr: subprocess.run(['jcmd', str(srv.pid), 'JFR.start', 'name=w', 'settings=profile'], capture_output=True)
-window(True)
+window(rate > 0)
 if jfr: print(subprocess.run(['jcmd', str(srv.pid), 'JFR.dump', 'name=w', 'filename=' + jfr], capture_output=True, text=True).stdout)
 window(False)
 srv.terminate()
