@@ -11,16 +11,17 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * An idle server (all roles, its embedded broker) does not spin. Over a stretch with nothing to do, the loops that
- * wait for work turn a few times a second at most, read from the Kafka clients' own counters on /q/metrics: the
- * leases service's stream thread (it polled every 10 ms, a hundred turns a second), the projector's (every 100 ms)
- * and the consumers that wait in Kafka for what is new: the gateway's lease reply consumer (it asked the broker for
- * replies every 10 ms, then every 500 ms) and the bridge's reader of the monitors table (every 500 ms) now ask every
- * five seconds, and the sweeper's election consumer, which never reads its partition, does not fetch at all (two a
- * second before); the projector's main consumer asks the broker for nothing but its fetches, heartbeats and commits (it asked
- * for the whole cluster's metadata every second, to find new monitors' logs); and the leases service does not commit a transaction for a sweep with nothing due (it swept, and so
- * committed, every second). Counts per second of the stretch as measured, so a loaded machine only lowers them; and a
- * lease claim is still answered right after the stretch, and a publish folded.
+ * An idle server (all roles, its embedded broker) does not spin. Over a stretch with nothing to do, the loops that wait
+ * for work turn a few times a second at most, read from the Kafka clients' own counters on /q/metrics: the leases
+ * service's stream thread (it polled every 10 ms, a hundred turns a second), the projector's (every 100 ms) and the
+ * consumers that wait in Kafka for what is new: the gateway's lease reply consumer (it asked the broker for replies
+ * every 10 ms, then every 500 ms) and the bridge's reader of the monitors table (every 500 ms) now ask every five
+ * seconds, and the sweeper's election consumer, which never reads its partition, does not fetch at all (two a second
+ * before); the projector's main consumer asks the broker for nothing but its fetches, heartbeats and commits (it asked
+ * for the whole cluster's metadata every second, to find new monitors' logs); and the leases service does not commit a
+ * transaction for a sweep with nothing due (it swept, and so committed, every second). Counts per second of the stretch
+ * as measured, so a loaded machine only lowers them; and a lease claim is still answered right after the stretch, and a
+ * publish folded.
  */
 class IdleIT {
     private static final Duration DEADLINE = Duration.ofSeconds(60);
