@@ -265,8 +265,9 @@ public final class BridgeApp implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        table.wakeup();
         if (thread.isAlive()) {
+            // Only while the thread runs: once it ends it has closed the consumer.
+            table.wakeup();
             try {
                 thread.join(10_000);
             } catch (InterruptedException e) {

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
@@ -55,19 +54,14 @@ final class NewMonitorTopics implements PollPace.Hook {
     private long nextRead;
     private long nextRejoin;
 
-    NewMonitorTopics(Map<String, Object> clientProperties) {
-        this.table = new KafkaConsumer<>(clientProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-    }
-
-    /** The table consumer's settings on top of every client's ({@code clientProperties}); its client id given. */
-    static Map<String, Object> consumerProperties(Map<String, Object> clientProperties, String clientId) {
-        Map<String, Object> c = new HashMap<>(clientProperties);
-        c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
-        c.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, FETCH_MAX_WAIT_MS);
-        return c;
+    /** @param consumerProperties the table consumer's ({@link ProjectorConfig#newMonitorTopicsProperties}) */
+    NewMonitorTopics(Map<String, Object> consumerProperties) {
+        this.table = new KafkaConsumer<>(consumerProperties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        // The timers start now: comparisons with 0 would depend on where System.nanoTime() happens to count from.
+        long now = System.nanoTime();
+        this.nextTry = now;
+        this.nextRead = now;
+        this.nextRejoin = now;
     }
 
     @Override

@@ -156,14 +156,23 @@ public record ProjectorConfig(
         return p;
     }
 
-    /** The settings of the {@code mp.monitors} reader of stream thread {@code thread} ({@link NewMonitorTopics}). */
+    /**
+     * The settings of the {@code mp.monitors} reader of stream thread {@code thread} ({@link NewMonitorTopics}): every
+     * client's, as a plain consumer (no group, no commits) that reads committed records, waits in Kafka and never
+     * creates the table by asking for it.
+     */
     Map<String, Object> newMonitorTopicsProperties(int thread) {
-        Map<String, Object> base = new java.util.HashMap<>();
-        adminProperties().forEach((k, v) -> base.put((String) k, v));
-        base.remove(StreamsConfig.APPLICATION_ID_CONFIG);
-        base.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
-        base.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-        return NewMonitorTopics.consumerProperties(base, APPLICATION_ID + "-monitors-" + thread);
+        Map<String, Object> c = new java.util.HashMap<>();
+        adminProperties().forEach((k, v) -> c.put((String) k, v));
+        c.remove(StreamsConfig.APPLICATION_ID_CONFIG);
+        c.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        c.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG, APPLICATION_ID + "-monitors-" + thread);
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, NewMonitorTopics.FETCH_MAX_WAIT_MS);
+        c.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        return c;
     }
 
     public Properties streamsProperties() {

@@ -88,15 +88,27 @@ class ProjectorIT {
     }
 
     private void createLogs(String... monitorIds) throws Exception {
+        List<NewTopic> topics = new ArrayList<>();
+        for (String id : monitorIds) {
+            topics.add(LOGS.monitorLog(id, null));
+        }
+        createMissing(topics);
+    }
+
+    private void createMissing(List<NewTopic> topics) throws Exception {
         Properties p = new Properties();
         p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         try (Admin admin = Admin.create(p)) {
-            List<NewTopic> topics = new ArrayList<>();
-            for (String id : monitorIds) {
-                topics.add(LOGS.monitorLog(id, null));
-            }
             TopicLayout.createMissing(admin, topics, Duration.ofSeconds(60));
         }
+    }
+
+    /** A producer that waits for every replica, as the gateway's does. */
+    private KafkaProducer<String, byte[]> producer() {
+        Properties p = new Properties();
+        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        return new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer());
     }
 
     private void publish(String monitorId, int count) {
@@ -111,11 +123,7 @@ class ProjectorIT {
     private void publishRoundRobin(List<String> monitorIds, int count) {
         Map<String, Monitor> monitors = new HashMap<>();
         monitorIds.forEach(id -> monitors.put(id, MonitorLogs.monitor(id, "{\"owner\":\"agent:owner\"}")));
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (KafkaProducer<String, byte[]> producer =
-                new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> producer = producer()) {
             for (int i = 0; i < count; i++) {
                 for (String id : monitorIds) {
                     String body = i % 50 == 7
@@ -259,20 +267,12 @@ class ProjectorIT {
     }
 
     private void createTable() throws Exception {
-        Properties p = new Properties();
-        p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (Admin admin = Admin.create(p)) {
-            TopicLayout.createMissing(admin, List.of(LOGS.table(Topics.MONITORS)), Duration.ofSeconds(60));
-        }
+        createMissing(List.of(LOGS.table(Topics.MONITORS)));
     }
 
     /** A definition row for {@code monitorId} in {@code mp.monitors}, as the gateway commits it. */
     private void define(String monitorId) throws Exception {
-        Properties p = new Properties();
-        p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (KafkaProducer<String, byte[]> producer =
-                new KafkaProducer<>(p, new StringSerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<String, byte[]> producer = producer()) {
             producer.send(new ProducerRecord<>(
                     Topics.MONITORS,
                     monitorId,
@@ -285,11 +285,7 @@ class ProjectorIT {
     @Test
     void aRecordOfSeveralMebibytesIsFoldedLikeAnyOther() throws Exception {
         String big = "it-big-" + run;
-        Properties admin = new Properties();
-        admin.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        try (Admin a = Admin.create(admin)) {
-            TopicLayout.createMissing(a, List.of(LOGS.monitorLog(big, null)), Duration.ofSeconds(60));
-        }
+        createLogs(big);
         ProjectorApp.ensureStateTopic(config("one"));
         Monitor monitor = MonitorLogs.monitor(big, "{\"owner\":\"agent:owner\"}");
         Properties p = new Properties();
