@@ -145,6 +145,19 @@ class ObservationCodecTest {
      * direct reader takes only the exact shape this server writes and leaves everything else to the SDK.
      */
     @Test
+    void onlyASourceEveryUriParserTakesSkipsTheParse() throws Exception {
+        for (String own : new String[] {"monitor:w", "monitor:A-z_0.9", "monitor:.", "monitor:" + "x".repeat(64)}) {
+            assertThat(ObservationCodec.ownSource(own)).as(own).isTrue();
+            assertThat(new java.net.URI(own).getScheme()).as(own).isEqualTo("monitor");
+        }
+        for (String other : new String[] {
+            "monitor:", "monitor:w x", "monitor:w%zz", "monitor:w/x", "monitor:w#x", "monitor:é", "Monitor:w", "w"
+        }) {
+            assertThat(ObservationCodec.ownSource(other)).as(other).isFalse();
+        }
+    }
+
+    @Test
     void everyRecordDecodesAsTheSdkDecodedIt() {
         Draft draft = sample("build-1", "2026-11-29T18:00:00.120Z", "{\"ok\":true}");
         ProducerRecord<String, byte[]> record = ObservationCodec.encode("mp.obs.w", "w", "id-1", draft);
@@ -165,6 +178,12 @@ class ObservationCodecTest {
         changes.add(h -> with(h, "content-type", "text/plain"));
         changes.add(h -> with(h, "ce_source", "https://example.com/x"));
         changes.add(h -> with(h, "ce_source", "monitor:w x"));
+        changes.add(h -> with(h, "ce_source", "monitor:"));
+        changes.add(h -> with(h, "ce_source", "monitor:."));
+        changes.add(h -> with(h, "ce_source", "monitor:A-z_0.9"));
+        changes.add(h -> with(h, "ce_source", "monitor:w%zz"));
+        changes.add(h -> with(h, "ce_source", "monitor:w#x#y"));
+        changes.add(h -> with(h, "ce_source", "monitor:w/é"));
         changes.add(h -> with(h, "ce_extra", "1"));
         changes.add(h -> with(h, "traceparent", "00-abc"));
         changes.add(h -> with(h, "ce_", "1"));
