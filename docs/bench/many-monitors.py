@@ -5,7 +5,7 @@ usage: python3 docs/bench/many-monitors.py <copy of gateway/target/quarkus-app> 
 Starts the server (its embedded broker on 19231, HTTP on 18231, management on 19232, data under /tmp/fm-data),
 creates MONITORS public monitors fm0..., waits 30 s, then two 60 s windows of single publishes at RATE/s to fm0 over
 one connection (RATE 0: no requests in them either), then 60 s with no requests; prints one JSON line per window: CPU-s by thread group from /proc, names
-from jstack. MM_JFR=FILE records the second window with JFR (settings=profile) into FILE."""
+from jstack. MM_SUBS=N subscribes N pull readers to each monitor first (default 0). MM_JFR=FILE records the second window with JFR (settings=profile) into FILE."""
 import json, os, subprocess, sys, time, http.client, shutil, collections
 import atexit, server_threads
 jar, label, monitors, rate = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
@@ -37,6 +37,14 @@ for i in range(monitors):
     assert st == 201, (st, b[:300])
     tokens[i] = json.loads(b)["owner_token"]
 print(label, 'created', monitors, 'in', round(time.time() - t0, 1), 's', flush=True)
+subs = int(os.environ.get('MM_SUBS', '0'))
+t0 = time.time()
+for i in range(monitors):
+    for k in range(subs):
+        st, b = req(c, 'POST', '/mp/v0/subscriptions', json.dumps({"monitor": "fm%d" % i, "subscriber": "agent:r%d" % k,
+            "capabilities": ["observe"]}))
+        assert st == 201, (st, b[:300])
+if subs: print(label, 'subscribed', subs, 'per monitor in', round(time.time() - t0, 1), 's', flush=True)
 threads_cpu = lambda: server_threads.threads_cpu(srv.pid)
 names = lambda: server_threads.names(srv.pid)
 def group(n):

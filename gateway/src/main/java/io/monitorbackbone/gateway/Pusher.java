@@ -3,7 +3,6 @@ package io.monitorbackbone.gateway;
 import io.monitorbackbone.gateway.service.PushService;
 import io.monitorbackbone.gateway.service.Tables;
 import io.monitorbackbone.protocol.Cursor;
-import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.Subscription;
 import java.io.IOException;
 import java.net.URI;
@@ -11,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -116,31 +116,30 @@ public final class Pusher implements AutoCloseable {
         }
         try {
             Set<String> pushing = new HashSet<>();
-            for (Monitor m : tables.monitors()) {
+            // The pushing subscriptions only (the tables keep them apart): a tick costs nothing per monitor, and a
+            // server whose subscriptions all pull spends nothing here ten times a second.
+            Map<String, Long> lastSeqs = new HashMap<>();
+            for (Subscription s : tables.pushingSubscriptions()) {
+                if (tables.monitor(s.monitor()) == null) {
+                    continue;
+                }
+                pushing.add(s.id());
+                Slot slot = slots.computeIfAbsent(s.id(), Slot::new);
+                if (slot.busy || System.nanoTime() - slot.dueNanos < 0) {
+                    continue;
+                }
                 // Asking for the tail makes this gateway follow the log (ADR 0003): only a monitor with a pushing
                 // subscription is asked, so the elected gateway does not follow every log.
-                long last = -1;
-                for (Subscription s : tables.subscriptionsOf(m.id())) {
-                    if (!s.pushes()) {
-                        continue;
-                    }
-                    if (last < 0) {
-                        last = tables.tail(m.id()).lastSeq();
-                    }
-                    pushing.add(s.id());
-                    Slot slot = slots.computeIfAbsent(s.id(), Slot::new);
-                    if (slot.busy || System.nanoTime() - slot.dueNanos < 0) {
-                        continue;
-                    }
-                    Cursor cursor = tables.cursor(s.id());
-                    // Nothing appended past the cursor as far as this gateway's follower has read: nothing to do.
-                    if (cursor == null || slot.lane.attempts() == 0 && last > 0 && last < cursor.cursor()) {
-                        continue;
-                    }
-                    slot.busy = true;
-                    running.incrementAndGet();
-                    workers.execute(() -> run(slot));
+                long last = lastSeqs.computeIfAbsent(
+                        s.monitor(), m -> tables.tail(m).lastSeq());
+                Cursor cursor = tables.cursor(s.id());
+                // Nothing appended past the cursor as far as this gateway's follower has read: nothing to do.
+                if (cursor == null || slot.lane.attempts() == 0 && last > 0 && last < cursor.cursor()) {
+                    continue;
                 }
+                slot.busy = true;
+                running.incrementAndGet();
+                workers.execute(() -> run(slot));
             }
             slots.keySet().retainAll(pushing);
         } catch (RuntimeException e) {

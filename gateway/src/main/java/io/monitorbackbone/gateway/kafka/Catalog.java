@@ -18,6 +18,14 @@ public final class Catalog {
     private final Map<String, Monitor> monitors = new ConcurrentHashMap<>();
     private final Map<String, Subscription> subscriptions = new ConcurrentHashMap<>();
     private final Map<String, String> subscriptionByReader = new ConcurrentHashMap<>();
+    /**
+     * The subscriptions of each monitor, by id, and those that push: what {@link #subscriptionsOf} and
+     * {@link #pushingSubscriptions} answer without a walk of every subscription (a state request, the sweeper and the
+     * pusher's tick each walked all of them once per monitor).
+     */
+    private final Map<String, Map<String, Subscription>> subscriptionsByMonitor = new ConcurrentHashMap<>();
+
+    private final Map<String, Subscription> pushing = new ConcurrentHashMap<>();
     private final Map<String, Cursor> cursors = new ConcurrentHashMap<>();
     /** The value of the last {@code mp.cursors} record the follower read per subscription: what a compaction keeps. */
     private final Map<String, Cursor> lastCursorRecords = new ConcurrentHashMap<>();
@@ -66,7 +74,23 @@ public final class Catalog {
     }
 
     public void apply(Subscription subscription) {
-        subscriptions.put(subscription.id(), subscription);
+        Subscription before = subscriptions.put(subscription.id(), subscription);
+        if (before != null && !before.monitor().equals(subscription.monitor())) {
+            // Not something the server writes (a subscription's monitor is fixed at its creation), but a record that
+            // said so must not leave it listed under both.
+            Map<String, Subscription> old = subscriptionsByMonitor.get(before.monitor());
+            if (old != null) {
+                old.remove(subscription.id());
+            }
+        }
+        subscriptionsByMonitor
+                .computeIfAbsent(subscription.monitor(), m -> new ConcurrentHashMap<>())
+                .put(subscription.id(), subscription);
+        if (subscription.pushes()) {
+            pushing.put(subscription.id(), subscription);
+        } else {
+            pushing.remove(subscription.id());
+        }
         subscriptionByReader.put(readerKey(subscription.monitor(), subscription.subscriber()), subscription.id());
     }
 
@@ -215,9 +239,13 @@ public final class Catalog {
     }
 
     public List<Subscription> subscriptionsOf(String monitorId) {
-        return subscriptions.values().stream()
-                .filter(s -> s.monitor().equals(monitorId))
-                .toList();
+        Map<String, Subscription> of = subscriptionsByMonitor.get(monitorId);
+        return of == null ? List.of() : List.copyOf(of.values());
+    }
+
+    /** The subscriptions that push to a webhook, of every monitor. */
+    public List<Subscription> pushingSubscriptions() {
+        return List.copyOf(pushing.values());
     }
 
     public Cursor cursor(String subscriptionId) {

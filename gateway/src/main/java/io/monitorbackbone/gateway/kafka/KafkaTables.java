@@ -60,6 +60,11 @@ final class KafkaTables implements Tables {
     }
 
     @Override
+    public List<Subscription> pushingSubscriptions() {
+        return catalog.pushingSubscriptions();
+    }
+
+    @Override
     public Cursor cursor(String subscriptionId) {
         return catalog.cursor(subscriptionId);
     }

@@ -38,6 +38,19 @@ public interface Tables {
 
     List<Subscription> subscriptionsOf(String monitorId);
 
+    /** The subscriptions that push to a webhook ({@link Subscription#pushes}), of every monitor this view holds. */
+    default List<Subscription> pushingSubscriptions() {
+        List<Subscription> out = new java.util.ArrayList<>();
+        for (Monitor m : monitors()) {
+            for (Subscription s : subscriptionsOf(m.id())) {
+                if (s.pushes()) {
+                    out.add(s);
+                }
+            }
+        }
+        return out;
+    }
+
     /** The subscription's cursor; null when this view has not read it yet. */
     Cursor cursor(String subscriptionId);
 
