@@ -19,10 +19,16 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
@@ -77,6 +83,50 @@ public class Meters {
         return topic != null && Topics.isObs(topic);
     }
 
+    /**
+     * The client as Micrometer's binder sees it: its {@code metrics()} without those of a monitor's log (the filter
+     * above would drop them anyway), and nothing else ({@code KafkaClientMetrics} calls nothing else). Micrometer
+     * compares each of a client's metrics with every meter of the same name whenever the set changes, so a follower
+     * or producer with a thousand monitors' logs cost its binder's thread minutes of CPU after each change
+     * (docs/benchmarks.md, 2026-12-07); without them the set is the tables' and the totals', which barely changes.
+     */
+    static <T> T withoutMonitorTopics(Class<T> type, T client) {
+        return type.cast(java.lang.reflect.Proxy.newProxyInstance(
+                type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
+                    if (method.getName().equals("metrics") && method.getParameterCount() == 0) {
+                        return withoutMonitorTopics(metricsOf(client));
+                    }
+                    return switch (method.getName()) {
+                        case "toString" -> "metrics of " + client;
+                        case "hashCode" -> System.identityHashCode(proxy);
+                        case "equals" -> proxy == args[0];
+                        default ->
+                            throw new UnsupportedOperationException("only metrics() of this client is bound to meters");
+                    };
+                }));
+    }
+
+    private static Map<MetricName, ? extends Metric> metricsOf(Object client) {
+        if (client instanceof Consumer<?, ?> c) {
+            return c.metrics();
+        }
+        if (client instanceof Producer<?, ?> p) {
+            return p.metrics();
+        }
+        throw new IllegalArgumentException("not a Kafka client: " + client);
+    }
+
+    static Map<MetricName, Metric> withoutMonitorTopics(Map<MetricName, ? extends Metric> metrics) {
+        Map<MetricName, Metric> kept = new HashMap<>();
+        metrics.forEach((name, metric) -> {
+            String topic = name.tags().get("topic");
+            if (topic == null || !Topics.isObs(topic)) {
+                kept.put(name, metric);
+            }
+        });
+        return kept;
+    }
+
     /** Called by Lifecycle once the Kafka side and the hosted apps are started. */
     void bind(
             KafkaStreams leases, KafkaStreams projector, io.monitorbackbone.bridge.BridgeApp bridge, Sweeper sweeper) {
@@ -117,10 +167,10 @@ public class Meters {
                     .register(registry);
         }
         KafkaRuntime runtime = kafka.runtime();
-        bindClient(new KafkaClientMetrics(runtime.producer()));
+        bindClient(new KafkaClientMetrics(withoutMonitorTopics(Producer.class, runtime.producer())));
         if (follower != null) {
             // What this gateway fetches of the tables and of the logs its readers need.
-            bindClient(new KafkaClientMetrics(follower.meteredConsumer()));
+            bindClient(new KafkaClientMetrics(withoutMonitorTopics(Consumer.class, follower.meteredConsumer())));
         }
         if (runtime.admin() instanceof org.apache.kafka.clients.admin.AdminClient admin) {
             bindClient(new KafkaClientMetrics(admin));
@@ -128,16 +178,14 @@ public class Meters {
         // The consumers that wait in Kafka for what is new: their fetch rates show what an idle gateway costs its
         // broker.
         if (kafka.leaseClient() != null) {
-            bindClient(new KafkaClientMetrics(kafka.leaseClient().consumerForMetrics()));
-        }
-        if (follower != null) {
-            bindClient(new KafkaClientMetrics(follower.consumerForMetrics()));
+            bindClient(new KafkaClientMetrics(
+                    withoutMonitorTopics(Consumer.class, kafka.leaseClient().consumerForMetrics())));
         }
         if (sweeper != null) {
-            bindClient(new KafkaClientMetrics(sweeper.consumerForMetrics()));
+            bindClient(new KafkaClientMetrics(withoutMonitorTopics(Consumer.class, sweeper.consumerForMetrics())));
         }
         if (bridge != null) {
-            bindClient(new KafkaClientMetrics(bridge.meteredTableConsumer()));
+            bindClient(new KafkaClientMetrics(withoutMonitorTopics(Consumer.class, bridge.meteredTableConsumer())));
         }
         if (leases != null) {
             bindClient(new KafkaStreamsMetrics(leases, List.of(), streamsMetrics));
