@@ -138,6 +138,11 @@ class TwoGatewaysIT {
                     .isZero();
 
             Walk.Reader reader = a.subscribe(watched, "agent:arriving");
+            // A subscription without a filter needs nothing of the log but its bounds: the first gateway does not
+            // follow it (it did, and the subscribe waited for the follower to take the log up).
+            assertThat(followedLogs(first))
+                    .as("a subscribe without a filter follows no log")
+                    .isZero();
             JsonNode cold = b.pull(reader, "?limit=100").json();
             assertThat(cold.get("head").asLong()).isEqualTo(5);
             assertThat(cold.get("observations"))

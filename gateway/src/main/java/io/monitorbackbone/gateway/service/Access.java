@@ -30,13 +30,16 @@ final class Access {
      * this gateway's tail yet, so a refusal is decided only after the tail has caught up with the log's head.
      */
     io.monitorbackbone.protocol.Filter filter(com.fasterxml.jackson.databind.JsonNode node, Monitor monitor) {
-        Tables.Tail tail = tables.tail(monitor.id());
         try {
-            return io.monitorbackbone.protocol.Filter.parse(node, knownTypes(monitor, tail));
+            // What this gateway has read already, without following the log: a filter that passes on it (no filter,
+            // or one naming declared types) needs nothing more. Following it here made every first subscription to a
+            // monitor wait for the follower to take the log up, up to its fetch wait (500 ms).
+            return io.monitorbackbone.protocol.Filter.parse(node, knownTypes(monitor, tables.peek(monitor.id())));
         } catch (ProtocolException e) {
             if (e.code() != ErrorCode.INVALID_FILTER) {
                 throw e;
             }
+            Tables.Tail tail = tables.tail(monitor.id());
             log.bounds(monitor.id()); // returns once this tail has read up to the log's end
             return io.monitorbackbone.protocol.Filter.parse(node, knownTypes(monitor, tail));
         }

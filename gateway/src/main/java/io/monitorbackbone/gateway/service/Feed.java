@@ -30,7 +30,7 @@ public final class Feed {
     private final Monitor monitor;
     private final Filter stored;
     private final Filter filter;
-    private final Tables.Tail tail;
+    private final java.util.function.Supplier<Tables.Tail> tail;
     private final Log log;
     private final Access access;
 
@@ -39,7 +39,7 @@ public final class Feed {
             Monitor monitor,
             Filter stored,
             Filter filter,
-            Tables.Tail tail,
+            java.util.function.Supplier<Tables.Tail> tail,
             Log log,
             Access access) {
         this.subscription = subscription;
@@ -61,7 +61,7 @@ public final class Feed {
 
     /** The monitor's tail, where a parked pull or an idle stream waits for an append. */
     public Tables.Tail tail() {
-        return tail;
+        return tail.get();
     }
 
     /** The effective filter: the monitor's, the subscription's and the inline one, AND-ed. */

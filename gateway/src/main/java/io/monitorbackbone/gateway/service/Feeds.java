@@ -25,15 +25,21 @@ final class Feeds {
         Subscription s = access.authorized(subscriptionId, bearer);
         Monitor monitor = access.monitorOf(s);
         Filter inline = inlineFilter == null ? Filter.ALL : access.filter(inlineFilter, monitor);
-        return open(s, monitor, inline);
+        return open(s, monitor, inline, true);
     }
 
-    /** The feed of a subscription already authorised (one just created or re-keyed), with no inline filter. */
+    /**
+     * The feed of a subscription already authorised (one just created or re-keyed, or the pusher's), with no inline
+     * filter. It follows the log only once its tail is asked for: a subscribe counts the lag and needs no tail, and
+     * following there made each first subscription to a monitor wait for the follower to take the log up (up to its
+     * 500 ms fetch wait).
+     */
     Feed of(Subscription s, Monitor monitor) {
-        return open(s, monitor, Filter.ALL);
+        return open(s, monitor, Filter.ALL, false);
     }
 
-    private Feed open(Subscription s, Monitor monitor, Filter inline) {
+    /** @param follow whether the log is followed from now on (a reader's request), else once the tail is asked for */
+    private Feed open(Subscription s, Monitor monitor, Filter inline, boolean follow) {
         Filter monitorFilter = Filter.parse(monitor.filter(), null);
         Filter subscriptionFilter = Filter.parse(s.filter(), null);
         Feed.requireNarrows(inline, s.filter(), subscriptionFilter, monitor.filter(), monitorFilter);
@@ -42,8 +48,16 @@ final class Feeds {
                 monitor,
                 Feed.effective(monitorFilter, subscriptionFilter, Filter.ALL),
                 Feed.effective(monitorFilter, subscriptionFilter, inline),
-                tables.tail(s.monitor()),
+                tail(s.monitor(), follow),
                 log,
                 access);
+    }
+
+    private java.util.function.Supplier<Tables.Tail> tail(String monitorId, boolean follow) {
+        if (!follow) {
+            return () -> tables.tail(monitorId);
+        }
+        Tables.Tail followed = tables.tail(monitorId);
+        return () -> followed;
     }
 }
