@@ -124,14 +124,15 @@ public final class Pusher implements AutoCloseable {
                     continue;
                 }
                 pushing.add(s.id());
+                // Asking for the tail makes this gateway follow the log (ADR 0003): only a monitor with a pushing
+                // subscription is asked, so the elected gateway does not follow every log; asked at each tick, busy
+                // or not, so the log stays followed while the subscription pushes.
+                long last = lastSeqs.computeIfAbsent(
+                        s.monitor(), m -> tables.tail(m).lastSeq());
                 Slot slot = slots.computeIfAbsent(s.id(), Slot::new);
                 if (slot.busy || System.nanoTime() - slot.dueNanos < 0) {
                     continue;
                 }
-                // Asking for the tail makes this gateway follow the log (ADR 0003): only a monitor with a pushing
-                // subscription is asked, so the elected gateway does not follow every log.
-                long last = lastSeqs.computeIfAbsent(
-                        s.monitor(), m -> tables.tail(m).lastSeq());
                 Cursor cursor = tables.cursor(s.id());
                 // Nothing appended past the cursor as far as this gateway's follower has read: nothing to do.
                 if (cursor == null || slot.lane.attempts() == 0 && last > 0 && last < cursor.cursor()) {
