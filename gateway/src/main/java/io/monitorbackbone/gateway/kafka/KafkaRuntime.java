@@ -320,15 +320,28 @@ public final class KafkaRuntime implements AutoCloseable {
 
     /** A member of a consumer group, used only to elect one process among the gateways for a task. */
     public KafkaConsumer<byte[], byte[]> newGroupConsumer(String clientId, String groupId) {
+        return new KafkaConsumer<>(
+                groupConsumerProperties(clients, clientId, groupId),
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer());
+    }
+
+    static Map<String, Object> groupConsumerProperties(KafkaClients clients, String clientId, String groupId) {
         Map<String, Object> c = new HashMap<>();
         c.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         // A dead sweeper is replaced after this long; the broker's minimum is 6 s.
         c.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 6_000);
         c.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, 1_000);
-        return new KafkaConsumer<>(
-                clients.properties(clientId, c), new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        // Its one partition is paused and never has a position, and a consumer missing a position polls at its retry
+        // backoff: at the client's 100 ms the idle election thread woke about 19 times a second (its poll and the
+        // heartbeat thread it signals). A second between retries still rejoins well inside the session timeout.
+        c.put(ConsumerConfig.RETRY_BACKOFF_MS_CONFIG, ELECTION_RETRY_BACKOFF_MS);
+        return clients.properties(clientId, c);
     }
+
+    /** The election consumer's {@code retry.backoff.ms} (the client's {@code retry.backoff.max.ms} is also 1 s). */
+    static final int ELECTION_RETRY_BACKOFF_MS = 1_000;
 
     /** A consumer for {@link LogReader}'s pool: reads what it was asked for and never waits in Kafka for more. */
     public KafkaConsumer<byte[], byte[]> newReaderConsumer(String clientId) {

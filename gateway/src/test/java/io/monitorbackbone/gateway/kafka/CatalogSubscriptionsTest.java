@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class CatalogSubscriptionsTest {
 
-    private static Subscription pull(String id, String monitor, boolean active) {
+    private static Subscription subscription(String id, String monitor, boolean active, boolean pushes) {
         return new Subscription(
                 id,
                 monitor,
@@ -16,30 +16,22 @@ class CatalogSubscriptionsTest {
                 null,
                 List.of("observe"),
                 "latest",
-                null,
-                null,
-                null,
-                "2026-12-07T00:00:00Z",
-                active,
-                "hash-" + id);
-    }
-
-    private static Subscription push(String id, String monitor, boolean active) {
-        return new Subscription(
-                id,
-                monitor,
-                "agent:" + id,
-                null,
-                List.of("observe"),
-                "latest",
-                "http",
-                "http://127.0.0.1:9/sink",
+                pushes ? "http" : null,
+                pushes ? "http://127.0.0.1:9/sink" : null,
                 null,
                 "2026-12-07T00:00:00Z",
                 active,
                 "hash-" + id,
-                "secret",
+                pushes ? "secret" : null,
                 null);
+    }
+
+    private static Subscription pull(String id, String monitor, boolean active) {
+        return subscription(id, monitor, active, false);
+    }
+
+    private static Subscription push(String id, String monitor, boolean active) {
+        return subscription(id, monitor, active, true);
     }
 
     private static List<String> ids(List<Subscription> subscriptions) {

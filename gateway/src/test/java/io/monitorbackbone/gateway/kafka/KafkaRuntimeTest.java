@@ -30,6 +30,17 @@ class KafkaRuntimeTest {
     }
 
     @Test
+    void theElectionConsumerBacksOffASecondAndLeavesEverythingToItsGroup() {
+        assertThat(KafkaRuntime.groupConsumerProperties(clients, "mp-sweeper", "mp.sweeper"))
+                .containsEntry("group.id", "mp.sweeper")
+                .containsEntry("retry.backoff.ms", 1_000)
+                .containsEntry("session.timeout.ms", 6_000)
+                .containsEntry("enable.auto.commit", false)
+                .containsEntry("client.id", "mp-sweeper")
+                .containsEntry("security.protocol", "SSL");
+    }
+
+    @Test
     void theLeaseReplyConsumerWaitsInKafkaForTheNextReplyInsteadOfAskingAHundredTimesASecond() {
         assertThat(KafkaRuntime.leaseReplyConsumerProperties(clients, "mp-lease-replies"))
                 .containsEntry("fetch.max.wait.ms", 5_000)
