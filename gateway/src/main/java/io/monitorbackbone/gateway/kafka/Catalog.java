@@ -26,6 +26,9 @@ public final class Catalog {
     private final Map<String, Map<String, Subscription>> subscriptionsByMonitor = new ConcurrentHashMap<>();
 
     private final Map<String, Subscription> pushing = new ConcurrentHashMap<>();
+    /** Held while a subscription is applied to the map and its indexes. */
+    private final Object subscriptionIndexes = new Object();
+
     private final Map<String, Cursor> cursors = new ConcurrentHashMap<>();
     /** The value of the last {@code mp.cursors} record the follower read per subscription: what a compaction keeps. */
     private final Map<String, Cursor> lastCursorRecords = new ConcurrentHashMap<>();
@@ -74,6 +77,14 @@ public final class Catalog {
     }
 
     public void apply(Subscription subscription) {
+        // One at a time (the follower and this gateway's own writes both apply): the definition and its two indexes
+        // then always name the same version.
+        synchronized (subscriptionIndexes) {
+            index(subscription);
+        }
+    }
+
+    private void index(Subscription subscription) {
         Subscription before = subscriptions.put(subscription.id(), subscription);
         if (before != null && !before.monitor().equals(subscription.monitor())) {
             // Not something the server writes (a subscription's monitor is fixed at its creation), but a record that
