@@ -79,7 +79,11 @@ public class Meters {
     }
 
     static boolean perMonitor(Meter.Id id) {
-        String topic = id.getTag("topic");
+        return monitorTopic(id.getTag("topic"));
+    }
+
+    /** A Kafka metric's {@code topic} tag naming a monitor's log (null: a metric of no topic). */
+    private static boolean monitorTopic(String topic) {
         return topic != null && Topics.isObs(topic);
     }
 
@@ -94,7 +98,10 @@ public class Meters {
         return type.cast(java.lang.reflect.Proxy.newProxyInstance(
                 type.getClassLoader(), new Class<?>[] {type}, (proxy, method, args) -> {
                     if (method.getName().equals("metrics") && method.getParameterCount() == 0) {
-                        return withoutMonitorTopics(metricsOf(client));
+                        @SuppressWarnings("unchecked")
+                        Map<MetricName, ? extends Metric> all =
+                                (Map<MetricName, ? extends Metric>) method.invoke(client);
+                        return withoutMonitorTopics(all);
                     }
                     return switch (method.getName()) {
                         case "toString" -> "metrics of " + client;
@@ -106,21 +113,10 @@ public class Meters {
                 }));
     }
 
-    private static Map<MetricName, ? extends Metric> metricsOf(Object client) {
-        if (client instanceof Consumer<?, ?> c) {
-            return c.metrics();
-        }
-        if (client instanceof Producer<?, ?> p) {
-            return p.metrics();
-        }
-        throw new IllegalArgumentException("not a Kafka client: " + client);
-    }
-
     static Map<MetricName, Metric> withoutMonitorTopics(Map<MetricName, ? extends Metric> metrics) {
         Map<MetricName, Metric> kept = new HashMap<>();
         metrics.forEach((name, metric) -> {
-            String topic = name.tags().get("topic");
-            if (topic == null || !Topics.isObs(topic)) {
+            if (!monitorTopic(name.tags().get("topic"))) {
                 kept.put(name, metric);
             }
         });
