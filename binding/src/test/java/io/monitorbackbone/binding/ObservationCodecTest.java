@@ -140,10 +140,6 @@ class ObservationCodecTest {
                 .isInstanceOf(IllegalStateException.class);
     }
 
-    /**
-     * Every variant of an encoded record's headers and value decodes to what the CloudEvents SDK made of it: the
-     * direct reader takes only the exact shape this server writes and leaves everything else to the SDK.
-     */
     @Test
     void onlyASourceEveryUriParserTakesSkipsTheParse() throws Exception {
         for (String own : new String[] {"monitor:w", "monitor:A-z_0.9", "monitor:.", "monitor:" + "x".repeat(64)}) {
@@ -157,6 +153,10 @@ class ObservationCodecTest {
         }
     }
 
+    /**
+     * Every variant of an encoded record's headers and value decodes to what the CloudEvents SDK made of it: the
+     * direct reader takes only the exact shape this server writes and leaves everything else to the SDK.
+     */
     @Test
     void everyRecordDecodesAsTheSdkDecodedIt() {
         Draft draft = sample("build-1", "2026-11-29T18:00:00.120Z", "{\"ok\":true}");
