@@ -10,7 +10,6 @@ import io.monitorbackbone.leases.LeaseApp;
 import io.monitorbackbone.leases.LeaseSerdes;
 import io.monitorbackbone.leases.LeaseTopology;
 import io.monitorbackbone.projector.ProjectorConfig;
-import io.monitorbackbone.projector.ProjectorTopology;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Path;
@@ -105,7 +104,7 @@ final class Access {
         }
         String obs = Topics.OBS_PREFIX;
         needs.add(new Need("topic", obs, true, "Create", "a monitor's log is created with the monitor"));
-        needs.add(new Need("topic", obs, true, "Read", "pages, the follower, the projector's pattern source"));
+        needs.add(new Need("topic", obs, true, "Read", "pages, the follower, the projector's fold loops"));
         needs.add(new Need("topic", obs, true, "Write", "observations, and the leases service's lease rows"));
         needs.add(new Need("topic", obs, true, "AlterConfigs", "a monitor's retention (incrementalAlterConfigs)"));
         needs.add(new Need("topic", obs, true, "Delete", "admin/compact moves the retention floor (deleteRecords)"));
@@ -146,7 +145,9 @@ final class Access {
                 LeaseApp.APPLICATION_ID,
                 leasesGuarantee(),
                 LeaseTopology.build(LeaseTopology.Topics.DEFAULT.withPartitions(3), LeaseSerdes.json()));
-        streamsApp(needs, ProjectorConfig.APPLICATION_ID, projectorGuarantee(), ProjectorTopology.build(8));
+        // The projector (docs/adr/0018): a consumer group over the monitors' logs (read above), committing nothing; it
+        // writes mp.state (above) and has no topic of its own.
+        needs.add(new Need("group", ProjectorConfig.GROUP_ID, false, "Read", "the projector's fold loops, one group"));
         return needs;
     }
 
@@ -204,13 +205,6 @@ final class Access {
     static String leasesGuarantee() {
         return String.valueOf(LeaseApp.config(new LeaseApp.Settings(
                         KafkaClients.of("kafka:9092"), Path.of("/data"), "leases-0", 3, Durability.of((short) 3), 10))
-                .get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG));
-    }
-
-    /** The hosted projector's processing guarantee. */
-    static String projectorGuarantee() {
-        return String.valueOf(ProjectorConfig.hosted(KafkaClients.of("kafka:9092"), "/data", "projector-0", 8, 3)
-                .streamsProperties()
                 .get(StreamsConfig.PROCESSING_GUARANTEE_CONFIG));
     }
 

@@ -83,7 +83,7 @@ public class Lifecycle {
     private Sweeper sweeper;
     private Pusher pusher;
     private KafkaStreams leases;
-    private KafkaStreams projector;
+    private io.monitorbackbone.projector.Projector projector;
     private io.monitorbackbone.bridge.BridgeApp bridge;
     private volatile Roles roles;
     private volatile String instanceId;
@@ -117,19 +117,13 @@ public class Lifecycle {
         }
         if (roles.has(Roles.Role.PROJECTOR)) {
             // Folds every monitor's log into mp.state (created above with the tables), which the follower reads.
-            projector = io.monitorbackbone.projector.ProjectorApp.create(
-                    io.monitorbackbone.projector.ProjectorConfig.hosted(
-                            runtime.clients(),
-                            streams.resolve("projector-" + instanceId)
-                                    .toAbsolutePath()
-                                    .toString(),
-                            instanceId,
-                            config.kafka().projectorPartitions(),
-                            durability));
-            projector.setUncaughtExceptionHandler(
-                    e -> onThreadFailure(io.monitorbackbone.projector.ProjectorConfig.APPLICATION_ID, e));
+            projector =
+                    io.monitorbackbone.projector.Projector.create(io.monitorbackbone.projector.ProjectorConfig.hosted(
+                            runtime.clients(), instanceId, config.kafka().projectorPartitions(), durability));
+            projector.onFailure(e -> onThreadFailure(io.monitorbackbone.projector.ProjectorConfig.APPLICATION_ID, e)
+                    == StreamThreadExceptionResponse.REPLACE_THREAD);
             if (!gateway) {
-                projector.setStateListener((now, before) -> workerAppState(now, projectorRan));
+                projector.onRunning(() -> workerAppState(KafkaStreams.State.RUNNING, projectorRan));
             }
             projector.start();
         }
@@ -270,7 +264,7 @@ public class Lifecycle {
     }
 
     /** The hosted projector's state; null when this process hosts none (or before it is created). */
-    public KafkaStreams.State projectorState() {
+    public io.monitorbackbone.projector.Projector.State projectorState() {
         return projector == null ? null : projector.state();
     }
 
@@ -343,7 +337,8 @@ public class Lifecycle {
             leases.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(STREAMS_CLOSE));
         }
         if (projector != null) {
-            projector.close(new KafkaStreams.CloseOptions().leaveGroup(true).timeout(STREAMS_CLOSE));
+            // Each fold loop writes what it changed and leaves the group.
+            projector.close(STREAMS_CLOSE);
         }
         boolean started = kafka.runtime() != null;
         kafka.close();

@@ -125,7 +125,10 @@ public class Meters {
 
     /** Called by Lifecycle once the Kafka side and the hosted apps are started. */
     void bind(
-            KafkaStreams leases, KafkaStreams projector, io.monitorbackbone.bridge.BridgeApp bridge, Sweeper sweeper) {
+            KafkaStreams leases,
+            io.monitorbackbone.projector.Projector projector,
+            io.monitorbackbone.bridge.BridgeApp bridge,
+            Sweeper sweeper) {
         Gauge.builder("mp.build.info", () -> 1)
                 .description("This server's version")
                 .tag("version", version)
@@ -187,7 +190,19 @@ public class Meters {
             bindClient(new KafkaStreamsMetrics(leases, List.of(), streamsMetrics));
         }
         if (projector != null) {
-            bindClient(new KafkaStreamsMetrics(projector, List.of(), streamsMetrics));
+            // Its consumers read every monitor's log: the view leaves out their per-log metrics, as for the follower.
+            bindClient(new KafkaClientMetrics(withoutMonitorTopics(Producer.class, projector.producerForMetrics())));
+            for (Consumer<byte[], byte[]> c : projector.consumersForMetrics()) {
+                bindClient(new KafkaClientMetrics(withoutMonitorTopics(Consumer.class, c)));
+            }
+            io.micrometer.core.instrument.FunctionCounter.builder(
+                            "mp.projector.polls", projector, io.monitorbackbone.projector.Projector::polls)
+                    .description("Polls of the projector's fold loops: an idle loop polls once a second")
+                    .register(registry);
+            io.micrometer.core.instrument.FunctionCounter.builder(
+                            "mp.projector.records", projector, io.monitorbackbone.projector.Projector::folded)
+                    .description("Records of the monitors' logs the projector here has folded")
+                    .register(registry);
         }
     }
 

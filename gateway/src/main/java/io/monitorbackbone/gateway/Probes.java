@@ -106,18 +106,35 @@ public class Probes {
             answer.withData("follower", "not hosted");
         }
         up &= streams(answer, "leases", lifecycle.leasesState(), lifecycle.hostsLeases());
-        up &= streams(answer, "projector", lifecycle.projectorState(), lifecycle.hostsProjector());
+        up &= hosted(
+                answer,
+                "projector",
+                lifecycle.projectorState() == null
+                        ? null
+                        : lifecycle.projectorState().name(),
+                lifecycle.projectorState() == io.monitorbackbone.projector.Projector.State.RUNNING,
+                lifecycle.hostsProjector());
         return answer.status(up).build();
     }
 
     private static boolean streams(
             HealthCheckResponseBuilder answer, String name, KafkaStreams.State state, boolean hosted) {
+        return hosted(
+                answer,
+                name,
+                state == null ? null : state.name(),
+                state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING,
+                hosted);
+    }
+
+    private static boolean hosted(
+            HealthCheckResponseBuilder answer, String name, String state, boolean up, boolean hosted) {
         if (!hosted) {
             answer.withData(name, "not hosted");
             return true;
         }
-        answer.withData(name, state == null ? "not started" : state.name());
-        return state == KafkaStreams.State.RUNNING || state == KafkaStreams.State.REBALANCING;
+        answer.withData(name, state == null ? "not started" : state);
+        return up;
     }
 
     private static boolean kafkaAnswers(KafkaRuntime runtime) {

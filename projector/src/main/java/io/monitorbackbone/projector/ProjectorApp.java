@@ -1,6 +1,5 @@
 package io.monitorbackbone.projector;
 
-import io.monitorbackbone.binding.PollPace;
 import io.monitorbackbone.binding.TopicLayout;
 import io.monitorbackbone.binding.Topics;
 import java.time.Duration;
@@ -8,12 +7,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The projector as a process of its own: creates {@code mp.state} if missing, then runs the topology until stopped. */
+/** The projector as a process of its own: creates {@code mp.state} if missing, then folds until stopped. */
 public final class ProjectorApp {
     private static final Logger LOGGER = LoggerFactory.getLogger(ProjectorApp.class);
 
@@ -21,48 +18,34 @@ public final class ProjectorApp {
 
     public static void main(String[] args) throws Exception {
         ProjectorConfig config = ProjectorConfig.fromEnv(System.getenv());
-        KafkaStreams streams = create(config);
+        Projector projector = Projector.create(config);
         CountDownLatch stopped = new CountDownLatch(1);
-        streams.setStateListener((now, before) -> {
-            LOGGER.info("projector state={} from={}", now, before);
-            if (now == KafkaStreams.State.ERROR || now == KafkaStreams.State.NOT_RUNNING) {
-                stopped.countDown();
-            }
+        java.util.concurrent.atomic.AtomicBoolean failed = new java.util.concurrent.atomic.AtomicBoolean();
+        projector.onFailure(e -> {
+            LOGGER.error("a projector loop failed; stopping so the supervisor restarts the process", e);
+            failed.set(true);
+            stopped.countDown();
+            return false;
         });
-        streams.setUncaughtExceptionHandler(e -> {
-            LOGGER.error("projector thread failed; stopping so the supervisor restarts the process", e);
-            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-        });
+        projector.onRunning(() -> LOGGER.info(
+                "projector running: folding {} log(s)", projector.monitors().size()));
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(
                         () -> {
-                            streams.close(Duration.ofSeconds(30));
+                            projector.close(Duration.ofSeconds(30));
                             stopped.countDown();
                         },
                         "projector-shutdown"));
         LOGGER.info(
-                "projector starting bootstrap={} partitions={} threads={} instance={}",
+                "projector starting bootstrap={} threads={} instance={}",
                 config.bootstrapServers(),
-                config.partitions(),
                 config.threads(),
                 config.instanceId());
-        streams.start();
+        projector.start();
         stopped.await();
-        if (streams.state() == KafkaStreams.State.ERROR) {
+        if (failed.get()) {
             System.exit(1);
         }
-    }
-
-    /** The projector's Streams client, not started; {@code mp.state} exists when this returns. */
-    public static KafkaStreams create(ProjectorConfig config) throws InterruptedException, TimeoutException {
-        ensureStateTopic(config);
-        java.util.concurrent.atomic.AtomicInteger thread = new java.util.concurrent.atomic.AtomicInteger();
-        return new KafkaStreams(
-                ProjectorTopology.build(config.partitions(), config.held()),
-                config.streamsProperties(),
-                new PollPace.Supplier(
-                        config.commitIntervalMs(),
-                        () -> new NewMonitorTopics(config.newMonitorTopicsProperties(thread.incrementAndGet()))));
     }
 
     /**

@@ -2,71 +2,72 @@ package io.monitorbackbone.projector;
 
 import io.monitorbackbone.binding.Durability;
 import io.monitorbackbone.binding.KafkaClients;
-import io.monitorbackbone.binding.PollPace;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.config.TopicConfig;
-import org.apache.kafka.streams.StreamsConfig;
 
 /**
  * The projector's settings, each from an environment variable (README.md, "Configuration").
  *
- * @param instanceId          a stable id per instance for static membership: a restarted instance gets its tasks
- *                            back without a rebalance; null for dynamic membership
- * @param partitions          partitions of the by-monitor repartition topic: how far the fold can spread
- * @param stateTopicPartitions partitions of {@code mp.state} when the app creates it
+ * @param instanceId          a stable id per instance for static membership: a restarted instance gets its monitors'
+ *                            logs back without a rebalance; null for dynamic membership
+ * @param stateTopicPartitions partitions of {@code mp.state} when the projector creates it
+ * @param threads             fold loops: each a consumer of the group, so the logs spread over the loops of every
+ *                            instance
  * @param durability          replication factor ({@code MP_PROJECTOR_REPLICATION_FACTOR}, else
  *                            {@code MP_REPLICATION_FACTOR}, else -1: the broker's default) and
- *                            {@code min.insync.replicas} of the internal topics and {@code mp.state}
- * @param commitIntervalMs    how often the store is committed, and so how long a change may wait before it reaches
- *                            {@code mp.state} (the cache coalesces a busy monitor's changes in between)
- * @param held                aggregates each fold task keeps decoded in memory between records (the busiest
- *                            monitors of its partition); changed ones are written at every commit whatever this is
+ *                            {@code min.insync.replicas} of {@code mp.state}
+ * @param commitIntervalMs    how long a change may wait before it is sent to {@code mp.state} (a busy monitor's changes
+ *                            in between go out as one state)
+ * @param held                aggregates each fold loop keeps decoded in memory between records (its busiest
+ *                            monitors); the others are kept as their JSON
  * @param topicDiscoveryMs    metadata refresh of the pattern subscription, the fallback of {@link NewMonitorTopics}:
- *                            a new monitor's topic is folded at most this long (plus a rebalance) after it is created
+ *                            a new monitor's log is folded at most this long (plus a rebalance) after it is created
  *                            even when its definition in {@code mp.monitors} was missed
- * @param kafka               further Kafka client and Streams properties, passed through as given: every client's
+ * @param kafka               further Kafka client properties, passed through as given: every client's
  *                            ({@code MP_KAFKA_*}, see {@link KafkaClients}), then the projector's own
  *                            ({@code MP_PROJECTOR_KAFKA_*}), which win
  */
 public record ProjectorConfig(
         String bootstrapServers,
-        String stateDir,
         String instanceId,
-        int partitions,
         int stateTopicPartitions,
         int threads,
         Durability durability,
         long commitIntervalMs,
         int held,
         long topicDiscoveryMs,
-        String processingGuarantee,
         Map<String, String> kafka) {
+    /** The projector's consumer group, and the prefix of its clients' and threads' names. */
     public static final String APPLICATION_ID = "mp-projector";
-    /** The stream thread's poll while it has read nothing lately (no punctuation waits on it). */
+    /**
+     * The group of the fold loops' consumers. Not {@link #APPLICATION_ID}, the group of the Kafka Streams app that
+     * folded the logs until docs/adr/0018: a consumer cannot join a group whose members run Streams' assignor.
+     */
+    public static final String GROUP_ID = "mp-projector-logs";
+    /** A fold loop's poll while it holds no change to write (a record ends the wait at once). */
     public static final long IDLE_POLL_MS = 1000;
     /** Above the largest record a monitor's log holds (8 MiB), with room for headers. */
     public static final int MAX_RECORD_BYTES = 16 * 1024 * 1024;
     /** {@code MP_PROJECTOR_KAFKA_SECURITY_PROTOCOL=SSL} becomes {@code security.protocol=SSL}. */
     public static final String KAFKA_ENV_PREFIX = "MP_PROJECTOR_KAFKA_";
     /**
-     * The main consumer's {@code metadata.max.age.ms}. {@link NewMonitorTopics} has a new monitor's log read within
-     * about a second of its definition; this refresh, which asks for every topic of the cluster and so costs more the
-     * more monitors there are, is only the fallback.
+     * The consumer's {@code metadata.max.age.ms}. {@link NewMonitorTopics} has a new monitor's log read within about a
+     * second of its definition; this refresh, which asks for every topic of the cluster and so costs more the more
+     * monitors there are, is only the fallback.
      */
     static final int TOPIC_DISCOVERY_MS = 60_000;
-    /** The main consumer's {@code fetch.min.bytes}: 64 KiB, about a hundred observations of a few hundred bytes. */
+    /** The consumer's {@code fetch.min.bytes}: 64 KiB, about a hundred observations of a few hundred bytes. */
     static final int FETCH_MIN_BYTES = 64 * 1024;
 
     public ProjectorConfig {
         if (bootstrapServers == null || bootstrapServers.isBlank()) {
             throw new IllegalArgumentException("KAFKA_BOOTSTRAP_SERVERS is required");
         }
-        if (partitions < 1 || stateTopicPartitions < 1 || threads < 1) {
+        if (stateTopicPartitions < 1 || threads < 1) {
             throw new IllegalArgumentException("partitions and threads must be at least 1");
         }
         if (held < 1) {
@@ -97,53 +98,49 @@ public record ProjectorConfig(
         }
         return new ProjectorConfig(
                 bootstrap,
-                env.getOrDefault("MP_PROJECTOR_STATE_DIR", "data/projector"),
                 instance == null || instance.isBlank() ? null : instance,
-                partitions,
                 integer(env, "MP_STATE_PARTITIONS", partitions),
                 integer(env, "MP_PROJECTOR_THREADS", 1),
                 durability,
                 integer(env, "MP_PROJECTOR_COMMIT_INTERVAL_MS", 1000),
-                integer(env, "MP_PROJECTOR_HELD", ProjectorTopology.DEFAULT_HELD),
+                integer(env, "MP_PROJECTOR_HELD", Projector.DEFAULT_HELD),
                 integer(env, "MP_PROJECTOR_TOPIC_DISCOVERY_MS", TOPIC_DISCOVERY_MS),
-                env.getOrDefault("MP_PROJECTOR_PROCESSING_GUARANTEE", StreamsConfig.AT_LEAST_ONCE),
                 kafka);
     }
 
     /**
-     * The projector hosted by a gateway process: one thread, a short commit interval so a state reaches
-     * {@code mp.state} within a fraction of a second, and the hosting process's instance id ({@code MP_INSTANCE_ID}) as static member id.
+     * The projector hosted by a gateway process: one loop, a short commit interval so a state reaches {@code mp.state}
+     * within a fraction of a second, and the hosting process's instance id ({@code MP_INSTANCE_ID}) as static member id.
+     *
+     * @param partitions partitions of {@code mp.state} when the process creates it
      */
     public static ProjectorConfig hosted(
-            KafkaClients clients, String stateDir, String instanceId, int partitions, Durability durability) {
+            KafkaClients clients, String instanceId, int partitions, Durability durability) {
         return new ProjectorConfig(
                 clients.bootstrapServers(),
-                stateDir,
                 instanceId,
-                partitions,
                 partitions,
                 1,
                 durability,
                 100,
-                ProjectorTopology.DEFAULT_HELD,
+                Projector.DEFAULT_HELD,
                 TOPIC_DISCOVERY_MS,
-                StreamsConfig.AT_LEAST_ONCE,
                 clients.passThrough());
     }
 
     /** The hosted projector with only a replication factor. */
     public static ProjectorConfig hosted(
-            KafkaClients clients, String stateDir, String instanceId, int partitions, int replicationFactor) {
-        return hosted(clients, stateDir, instanceId, partitions, Durability.of((short) replicationFactor));
+            KafkaClients clients, String instanceId, int partitions, int replicationFactor) {
+        return hosted(clients, instanceId, partitions, Durability.of((short) replicationFactor));
     }
 
     /** The hosted projector with nothing passed through to its clients. */
     public static ProjectorConfig hosted(
-            String bootstrapServers, String stateDir, String instanceId, int partitions, int replicationFactor) {
-        return hosted(KafkaClients.of(bootstrapServers), stateDir, instanceId, partitions, replicationFactor);
+            String bootstrapServers, String instanceId, int partitions, int replicationFactor) {
+        return hosted(KafkaClients.of(bootstrapServers), instanceId, partitions, replicationFactor);
     }
 
-    /** Of the internal topics and {@code mp.state}; -1 takes the broker's default. */
+    /** Of {@code mp.state}; -1 takes the broker's default. */
     public int replicationFactor() {
         return durability.replicationFactor();
     }
@@ -164,7 +161,7 @@ public record ProjectorConfig(
     Map<String, Object> newMonitorTopicsProperties(int thread) {
         Map<String, Object> c = new java.util.HashMap<>();
         adminProperties().forEach((k, v) -> c.put((String) k, v));
-        c.remove(StreamsConfig.APPLICATION_ID_CONFIG);
+        c.remove("application.id");
         c.remove(ConsumerConfig.GROUP_ID_CONFIG);
         c.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, APPLICATION_ID + "-monitors-" + thread);
@@ -175,48 +172,92 @@ public record ProjectorConfig(
         return c;
     }
 
-    public Properties streamsProperties() {
-        Properties p = new Properties();
-        p.put(StreamsConfig.APPLICATION_ID_CONFIG, APPLICATION_ID);
-        p.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        p.put(StreamsConfig.STATE_DIR_CONFIG, stateDir);
-        p.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
-        // The repartition topic and changelog as durable as every other topic the server creates.
-        p.putAll(durability.streamsConfigs());
-        p.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commitIntervalMs);
-        // The fold writes what it changed when the thread commits, which it does only between polls: PollPace keeps
-        // the polls after records as short as the commit interval (at most 100 ms), and an idle thread waits this long
-        // instead of turning its loop ten times a second (a poll returns as soon as records arrive either way).
-        p.put(StreamsConfig.POLL_MS_CONFIG, PollPace.idlePollMs(IDLE_POLL_MS, commitIntervalMs));
-        // At-least-once suffices for the fold (a redelivered seq changes nothing); exactly_once_v2 is one setting away.
-        p.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, processingGuarantee);
-        // The leases service writes lease rows in transactions: an aborted one is not in the log the gateway serves,
-        // so the fold must not count it either (at-least-once would read uncommitted records by default).
-        p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.ISOLATION_LEVEL_CONFIG), "read_committed");
-        // The pattern source sees a new mp.obs.<id> topic only when the main consumer refreshes its metadata: the
-        // client default (5 minutes) would leave a new monitor without state for minutes.
-        p.put(
-                StreamsConfig.mainConsumerPrefix(ConsumerConfig.METADATA_MAX_AGE_CONFIG),
-                Long.toString(topicDiscoveryMs));
-        // A monitor's log takes records up to 8 MiB (the gateway's limit, and the topic's); each goes through the
-        // repartition topic whole, so its producer and the topic must take them too.
-        p.put(StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG), Integer.toString(MAX_RECORD_BYTES));
-        p.put(StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG), Integer.toString(MAX_RECORD_BYTES));
-        // A fetch waits for this much of the logs (or the consumer's fetch.max.wait.ms, 500 ms) before it answers:
-        // single publishes arrive a few records at a time, and a fetch for each few cost the fold's thread a poll
-        // and the broker a fetch request per handful of records. It delays a fold, never what a reader sees: the
-        // gateway folds the log past the last state it read (MonitorService), and wakes readers from the log.
-        p.put(
-                StreamsConfig.mainConsumerPrefix(ConsumerConfig.FETCH_MIN_BYTES_CONFIG),
-                Integer.toString(FETCH_MIN_BYTES));
-        // A member that dies without leaving (kill -9) holds its tasks this long; the client default is 45 s.
-        p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), "10000");
-        if (instanceId != null) {
-            // Kafka Streams suffixes it per thread.
-            p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId);
+    /** The clients' properties: every client's, the projector's own on top, {@code client.id} given. */
+    private Map<String, Object> client(String clientId) {
+        Map<String, Object> c = new java.util.HashMap<>();
+        adminProperties().forEach((k, v) -> c.put((String) k, v));
+        // An earlier version's Streams setting, kept working for the group: application.id named its consumer group.
+        Object group = c.remove("application.id");
+        if (group != null && !c.containsKey(ConsumerConfig.GROUP_ID_CONFIG)) {
+            c.put(ConsumerConfig.GROUP_ID_CONFIG, group + "-logs");
         }
-        p.putAll(kafka);
-        return p;
+        c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        return c;
+    }
+
+    private String clientPrefix() {
+        return APPLICATION_ID + (instanceId == null ? "" : "-" + instanceId);
+    }
+
+    /**
+     * The consumer of fold loop {@code loop}: a member of {@link #GROUP_ID} subscribed to every monitor's log. It
+     * commits nothing ({@code mp.state} is the checkpoint) and reads committed records only.
+     */
+    public Map<String, Object> consumerProperties(int loop) {
+        Map<String, Object> c = client(clientPrefix() + "-logs-" + loop);
+        c.putIfAbsent(ConsumerConfig.GROUP_ID_CONFIG, GROUP_ID);
+        if (instanceId != null) {
+            c.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId + "-" + loop);
+        }
+        Map<String, Object> own = new java.util.HashMap<>();
+        own.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        // A log is always read from where its last state stopped (the loop seeks); this only covers a seek past the
+        // log's start after retention.
+        own.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        // The leases service writes lease rows in transactions: an aborted one is not in the log the gateway serves,
+        // so the fold must not count it either.
+        own.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        // A new monitor's log gets its partition without taking the others from their loops.
+        own.put(
+                ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+                org.apache.kafka.clients.consumer.CooperativeStickyAssignor.class.getName());
+        // The pattern subscription sees a new mp.obs.<id> only when the consumer refreshes its metadata: the fallback
+        // of
+        // NewMonitorTopics.
+        own.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, Long.toString(topicDiscoveryMs));
+        // A fetch waits for this much of the logs (or fetch.max.wait.ms, 500 ms) before it answers: single publishes
+        // arrive a few records at a time, and a fetch for each few cost the loop a poll and the broker a fetch request
+        // per handful. It delays a fold, never what a reader sees: the gateway folds the log past the last state it
+        // read, and wakes readers from the log.
+        own.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, Integer.toString(FETCH_MIN_BYTES));
+        // A member that dies without leaving (kill -9) holds its logs this long; the client default is 45 s.
+        own.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
+        own.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        // What MP_PROJECTOR_KAFKA_* sets wins over these, as it did over the Streams app's.
+        own.forEach((k, v) -> {
+            if (!kafka.containsKey(k)) {
+                c.put(k, v);
+            }
+        });
+        return c;
+    }
+
+    /** The reader of {@code mp.state} of fold loop {@code loop}: assigned, no group. */
+    public Map<String, Object> stateReaderProperties(int loop) {
+        Map<String, Object> c = client(clientPrefix() + "-states-" + loop);
+        c.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        c.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+        c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        c.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
+        return c;
+    }
+
+    /** The producer of the states: every replica acknowledges, and a retry never reorders a monitor's states. */
+    public Map<String, Object> producerProperties() {
+        Map<String, Object> c = client(clientPrefix());
+        c.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        c.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+        Map<String, Object> own = new java.util.HashMap<>();
+        own.put(ProducerConfig.ACKS_CONFIG, "all");
+        own.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        own.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(MAX_RECORD_BYTES));
+        own.forEach((k, v) -> {
+            if (!kafka.containsKey(k)) {
+                c.put(k, v);
+            }
+        });
+        return c;
     }
 
     private static int integer(Map<String, String> env, String name, int fallback) {

@@ -3,7 +3,6 @@ package io.monitorbackbone.projector;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.monitorbackbone.binding.ObservationCodec;
 import io.monitorbackbone.binding.Topics;
-import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
 import io.monitorbackbone.protocol.MonitorDefinitions;
@@ -11,7 +10,6 @@ import io.monitorbackbone.protocol.Publications;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.streams.test.TestRecord;
 
 /** Records as the gateway writes them to {@code mp.obs.<id>}: CloudEvents binary mode, the subject as key. */
 final class MonitorLogs {
@@ -27,12 +25,9 @@ final class MonitorLogs {
         return (ObjectNode) Json.read(json.getBytes(StandardCharsets.UTF_8));
     }
 
-    static TestRecord<String, byte[]> publish(Monitor monitor, String requestBody, Instant at) {
-        return record(monitor.id(), Publications.resolve(monitor, body(requestBody), at), at);
-    }
-
-    static TestRecord<String, byte[]> record(String monitorId, Draft draft, Instant appendedAt) {
-        ProducerRecord<String, byte[]> r = ObservationCodec.encode(Topics.obs(monitorId), monitorId, null, draft);
-        return new TestRecord<>(r.key(), r.value(), r.headers(), appendedAt);
+    /** The record the gateway would write for this publish; the broker stamps its append time. */
+    static ProducerRecord<String, byte[]> publish(Monitor monitor, String requestBody, Instant at) {
+        return ObservationCodec.encode(
+                Topics.obs(monitor.id()), monitor.id(), null, Publications.resolve(monitor, body(requestBody), at));
     }
 }

@@ -4,24 +4,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
-import java.util.Properties;
 import org.junit.jupiter.api.Test;
 
 class ProjectorConfigTest {
-    @Test
-    void theClusterMetadataIsRefreshedOnlyAsAFallbackForNewMonitorTopics() {
-        Properties p = ProjectorConfig.fromEnv(Map.of("KAFKA_BOOTSTRAP_SERVERS", "k:9092"))
-                .streamsProperties();
+    private static final Map<String, String> CLUSTER = Map.of("KAFKA_BOOTSTRAP_SERVERS", "k:9092");
 
-        assertThat(p.get("main.consumer.metadata.max.age.ms"))
+    @Test
+    void theLogsConsumerCommitsNothingReadsCommittedRowsAndRefreshesTheClusterOnlyAsAFallback() {
+        Map<String, Object> c = ProjectorConfig.fromEnv(CLUSTER).consumerProperties(1);
+
+        assertThat(c)
+                .containsEntry("group.id", ProjectorConfig.GROUP_ID)
+                .containsEntry("bootstrap.servers", "k:9092")
+                .containsEntry("client.id", "mp-projector-logs-1")
+                .containsEntry("enable.auto.commit", false)
+                .containsEntry("isolation.level", "read_committed")
+                .containsEntry("auto.offset.reset", "earliest")
+                .containsEntry("allow.auto.create.topics", false)
+                .doesNotContainKey("group.instance.id");
+        assertThat(c.get("metadata.max.age.ms"))
                 .as("NewMonitorTopics finds new logs; asking for every topic every second or two cost an idle server")
                 .isEqualTo("60000");
-        assertThat(p.get("application.id")).isEqualTo("mp-projector");
-        assertThat(p.get("bootstrap.servers")).isEqualTo("k:9092");
-        assertThat(p).doesNotContainKey("main.consumer.group.instance.id");
-        assertThat(p.get("main.consumer.isolation.level"))
-                .as("aborted lease rows are not in the served log")
-                .isEqualTo("read_committed");
+        assertThat(String.valueOf(c.get("partition.assignment.strategy")))
+                .as("a new monitor's log is assigned without taking the others from their loops")
+                .contains("CooperativeStickyAssignor");
+        assertThat(ProjectorConfig.GROUP_ID)
+                .as("a consumer cannot join the group of the Streams app that folded the logs before")
+                .isNotEqualTo(ProjectorConfig.APPLICATION_ID);
     }
 
     @Test
@@ -43,69 +52,92 @@ class ProjectorConfigTest {
     }
 
     @Test
-    void theAggregatesAFoldTaskHoldsAreBoundedAndSettable() {
-        assertThat(ProjectorConfig.fromEnv(Map.of()).held()).isEqualTo(ProjectorTopology.DEFAULT_HELD);
+    void theStateReaderIsAssignedItsPartitionsAndJoinsNoGroup() {
+        Map<String, Object> c = ProjectorConfig.fromEnv(Map.of(
+                        "KAFKA_BOOTSTRAP_SERVERS", "k:9092",
+                        "MP_PROJECTOR_INSTANCE_ID", "projector-0",
+                        "MP_PROJECTOR_KAFKA_GROUP_ID", "own"))
+                .stateReaderProperties(1);
+
+        assertThat(c)
+                .containsEntry("client.id", "mp-projector-projector-0-states-1")
+                .containsEntry("enable.auto.commit", false)
+                .doesNotContainKeys("group.id", "group.instance.id");
+    }
+
+    @Test
+    void theStatesAreWrittenWithEveryReplicasAcknowledgementAndNeverReordered() {
+        Map<String, Object> p = ProjectorConfig.fromEnv(CLUSTER).producerProperties();
+
+        assertThat(p)
+                .containsEntry("acks", "all")
+                .containsEntry("enable.idempotence", true)
+                .containsEntry("client.id", "mp-projector")
+                .doesNotContainKeys("group.id", "group.instance.id");
+    }
+
+    @Test
+    void theAggregatesAFoldLoopHoldsAreBoundedAndSettable() {
+        assertThat(ProjectorConfig.fromEnv(Map.of()).held()).isEqualTo(Projector.DEFAULT_HELD);
         assertThat(ProjectorConfig.fromEnv(Map.of("MP_PROJECTOR_HELD", "500")).held())
                 .isEqualTo(500);
-        assertThat(ProjectorConfig.hosted("k:9092", "/d", "g", 8, 1).held()).isEqualTo(ProjectorTopology.DEFAULT_HELD);
-        org.assertj.core.api.Assertions.assertThatThrownBy(
-                        () -> ProjectorConfig.fromEnv(Map.of("MP_PROJECTOR_HELD", "0")))
+        assertThat(ProjectorConfig.hosted("k:9092", "g", 8, 1).held()).isEqualTo(Projector.DEFAULT_HELD);
+        assertThatThrownBy(() -> ProjectorConfig.fromEnv(Map.of("MP_PROJECTOR_HELD", "0")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("MP_PROJECTOR_HELD");
     }
 
     @Test
-    void anIdleStreamThreadWaitsASecondInItsPollWhateverTheCommitInterval() {
-        Properties standAlone = ProjectorConfig.fromEnv(Map.of("KAFKA_BOOTSTRAP_SERVERS", "k:9092"))
-                .streamsProperties();
-        Properties hosted = ProjectorConfig.hosted("k:9092", "/d", "g", 8, 1).streamsProperties();
+    void theProjectorAGatewayHostsWritesOftenAndKeepsItsMemberId() {
+        ProjectorConfig hosted = ProjectorConfig.hosted("k:9092", "gateway-8130", 8, 1);
 
-        assertThat(standAlone.get("poll.ms")).isEqualTo(ProjectorConfig.IDLE_POLL_MS);
-        assertThat(hosted.get("poll.ms")).isEqualTo(ProjectorConfig.IDLE_POLL_MS);
-        assertThat(ProjectorConfig.IDLE_POLL_MS).isGreaterThanOrEqualTo(1000);
-    }
-
-    @Test
-    void theProjectorAGatewayHostsCommitsOftenAndKeepsItsMemberId() {
-        Properties p = ProjectorConfig.hosted("k:9092", "/data/streams/projector-8130", "gateway-8130", 8, 1)
-                .streamsProperties();
-
-        assertThat(p.get("commit.interval.ms")).isEqualTo(100L);
-        assertThat(p.get("main.consumer.group.instance.id")).isEqualTo("gateway-8130");
-        assertThat(p.get("num.stream.threads")).isEqualTo(1);
+        assertThat(hosted.commitIntervalMs()).isEqualTo(100L);
+        assertThat(hosted.threads()).isEqualTo(1);
+        assertThat(hosted.stateTopicPartitions()).isEqualTo(8);
+        assertThat(hosted.consumerProperties(1))
+                .containsEntry("group.instance.id", "gateway-8130-1")
+                .containsEntry("client.id", "mp-projector-gateway-8130-logs-1");
     }
 
     @Test
     void aStableInstanceIdTurnsOnStaticMembershipAndKafkaSettingsPassThrough() {
-        Properties p = ProjectorConfig.fromEnv(Map.of(
-                        "KAFKA_BOOTSTRAP_SERVERS", "k:9092",
-                        "MP_PROJECTOR_INSTANCE_ID", "projector-0",
-                        "MP_PROJECTOR_STATE_DIR", "/var/lib/projector",
-                        "MP_PROJECTOR_PARTITIONS", "16",
-                        "MP_PROJECTOR_KAFKA_SECURITY_PROTOCOL", "SSL"))
-                .streamsProperties();
+        ProjectorConfig c = ProjectorConfig.fromEnv(Map.of(
+                "KAFKA_BOOTSTRAP_SERVERS", "k:9092",
+                "MP_PROJECTOR_INSTANCE_ID", "projector-0",
+                "MP_PROJECTOR_PARTITIONS", "16",
+                "MP_PROJECTOR_THREADS", "2",
+                "MP_PROJECTOR_KAFKA_SECURITY_PROTOCOL", "SSL"));
 
-        assertThat(p.get("main.consumer.group.instance.id")).isEqualTo("projector-0");
-        assertThat(p.get("state.dir")).isEqualTo("/var/lib/projector");
-        assertThat(p.get("security.protocol")).isEqualTo("SSL");
+        assertThat(c.consumerProperties(2))
+                .containsEntry("group.instance.id", "projector-0-2")
+                .containsEntry("security.protocol", "SSL");
+        assertThat(c.stateTopicPartitions()).isEqualTo(16);
+        assertThat(c.threads()).isEqualTo(2);
+    }
+
+    @Test
+    void aGroupNamedByAnEarlierVersionsApplicationIdKeepsTwoBackbonesOnOneClusterApart() {
+        assertThat(ProjectorConfig.fromEnv(Map.of(
+                                "KAFKA_BOOTSTRAP_SERVERS", "k:9092", "MP_PROJECTOR_KAFKA_APPLICATION_ID", "other"))
+                        .consumerProperties(1))
+                .containsEntry("group.id", "other-logs")
+                .doesNotContainKey("application.id");
     }
 
     @Test
     void theFoldReadsTheLogsInFetchesOfAtLeast64KiBUnlessToldOtherwise() {
-        Properties standAlone = ProjectorConfig.fromEnv(Map.of("KAFKA_BOOTSTRAP_SERVERS", "k:9092"))
-                .streamsProperties();
-        Properties hosted = ProjectorConfig.hosted("k:9092", "/d", "g", 8, 1).streamsProperties();
-        Properties told = ProjectorConfig.fromEnv(Map.of(
-                        "KAFKA_BOOTSTRAP_SERVERS", "k:9092", "MP_PROJECTOR_KAFKA_MAIN_CONSUMER_FETCH_MIN_BYTES", "1"))
-                .streamsProperties();
+        Map<String, Object> standAlone = ProjectorConfig.fromEnv(CLUSTER).consumerProperties(1);
+        Map<String, Object> hosted = ProjectorConfig.hosted("k:9092", "g", 8, 1).consumerProperties(1);
+        Map<String, Object> told = ProjectorConfig.fromEnv(
+                        Map.of("KAFKA_BOOTSTRAP_SERVERS", "k:9092", "MP_PROJECTOR_KAFKA_FETCH_MIN_BYTES", "1"))
+                .consumerProperties(1);
 
-        assertThat(standAlone.get("main.consumer.fetch.min.bytes")).isEqualTo("65536");
-        assertThat(hosted.get("main.consumer.fetch.min.bytes")).isEqualTo("65536");
+        assertThat(standAlone.get("fetch.min.bytes")).isEqualTo("65536");
+        assertThat(hosted.get("fetch.min.bytes")).isEqualTo("65536");
         assertThat(standAlone)
                 .as("the fetch's wait stays the client's 500 ms default, so an idle projector fetches no more often")
-                .doesNotContainKey("main.consumer.fetch.max.wait.ms")
                 .doesNotContainKey("fetch.max.wait.ms");
-        assertThat(told.get("main.consumer.fetch.min.bytes")).isEqualTo("1");
+        assertThat(told.get("fetch.min.bytes")).isEqualTo("1");
     }
 
     @Test
@@ -117,7 +149,7 @@ class ProjectorConfigTest {
                 "MP_KAFKA_PORT", "9130",
                 "MP_PROJECTOR_KAFKA_LINGER_MS", "20"));
 
-        assertThat(config.streamsProperties())
+        assertThat(config.producerProperties())
                 .containsEntry("security.protocol", "SASL_SSL")
                 .containsEntry("linger.ms", "20")
                 .doesNotContainKey("port");
@@ -128,43 +160,31 @@ class ProjectorConfigTest {
 
     @Test
     void theHostedProjectorsClientsGetWhatTheGatewaysGet() {
-        Properties p = ProjectorConfig.hosted(
-                        io.monitorbackbone.binding.KafkaClients.of(
-                                "k:9092", Map.of("MP_KAFKA_SECURITY_PROTOCOL", "SSL")),
-                        "/data/streams/projector-8130",
-                        "gateway-8130",
-                        8,
-                        1)
-                .streamsProperties();
+        ProjectorConfig c = ProjectorConfig.hosted(
+                io.monitorbackbone.binding.KafkaClients.of("k:9092", Map.of("MP_KAFKA_SECURITY_PROTOCOL", "SSL")),
+                "gateway-8130",
+                8,
+                1);
 
-        assertThat(p.get("security.protocol")).isEqualTo("SSL");
-        assertThat(p.get("bootstrap.servers")).isEqualTo("k:9092");
+        assertThat(c.consumerProperties(1))
+                .containsEntry("security.protocol", "SSL")
+                .containsEntry("bootstrap.servers", "k:9092");
+        assertThat(c.producerProperties()).containsEntry("security.protocol", "SSL");
     }
 
     @Test
-    void theInternalTopicsTakeTheServersReplicationAndMinInsyncReplicasUnlessTheProjectorSaysOtherwise() {
-        Properties shared = ProjectorConfig.fromEnv(Map.of(
-                        "KAFKA_BOOTSTRAP_SERVERS", "k:9092",
-                        "MP_REPLICATION_FACTOR", "3",
-                        "MP_MIN_INSYNC_REPLICAS", "2"))
-                .streamsProperties();
+    void theStateTopicTakesTheServersReplicationUnlessTheProjectorSaysOtherwise() {
+        ProjectorConfig shared = ProjectorConfig.fromEnv(Map.of(
+                "KAFKA_BOOTSTRAP_SERVERS", "k:9092", "MP_REPLICATION_FACTOR", "3", "MP_MIN_INSYNC_REPLICAS", "2"));
         ProjectorConfig own = ProjectorConfig.fromEnv(Map.of(
                 "KAFKA_BOOTSTRAP_SERVERS", "k:9092",
                 "MP_REPLICATION_FACTOR", "3",
                 "MP_PROJECTOR_REPLICATION_FACTOR", "5"));
-        Properties hosted = ProjectorConfig.hosted(
-                        io.monitorbackbone.binding.KafkaClients.of("k:9092"),
-                        "/data/streams/projector-8130",
-                        "gateway-8130",
-                        8,
-                        new io.monitorbackbone.binding.Durability((short) 3, 2, false))
-                .streamsProperties();
 
-        assertThat(shared).containsEntry("replication.factor", 3).containsEntry("topic.min.insync.replicas", "2");
+        assertThat(shared.replicationFactor()).isEqualTo(3);
+        assertThat(shared.durability().minInsyncReplicas()).isEqualTo(2);
         assertThat(own.replicationFactor()).isEqualTo(5);
-        assertThat(hosted).containsEntry("replication.factor", 3).containsEntry("topic.min.insync.replicas", "2");
-        assertThat(ProjectorConfig.fromEnv(Map.of("KAFKA_BOOTSTRAP_SERVERS", "k:9092"))
-                        .replicationFactor())
+        assertThat(ProjectorConfig.fromEnv(CLUSTER).replicationFactor())
                 .as("the broker's default when nothing is set")
                 .isEqualTo(-1);
     }

@@ -31,10 +31,6 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.TaskMetadata;
-import org.apache.kafka.streams.ThreadMetadata;
-import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -44,11 +40,11 @@ class ProjectorIT {
     /** Monitors' logs laid out as the gateway creates them. */
     private static final TopicLayout LOGS = new TopicLayout((short) 1, 1, 1);
 
-    private final List<KafkaStreams> instances = new ArrayList<>();
+    private final List<Projector> instances = new ArrayList<>();
 
     @AfterEach
     void stop() {
-        instances.forEach(s -> s.close(Duration.ofSeconds(10)));
+        instances.forEach(p -> p.close(Duration.ofSeconds(10)));
     }
 
     private ProjectorConfig config(String instance) {
@@ -60,8 +56,8 @@ class ProjectorIT {
         Map<String, String> env = new HashMap<>(Map.of(
                 "KAFKA_BOOTSTRAP_SERVERS",
                 bootstrap,
-                "MP_PROJECTOR_STATE_DIR",
-                Path.of("target", "it-state", run, instance).toString(),
+                "MP_PROJECTOR_INSTANCE_ID",
+                instance + "-" + run,
                 "MP_PROJECTOR_PARTITIONS",
                 "4",
                 "MP_PROJECTOR_COMMIT_INTERVAL_MS",
@@ -69,22 +65,21 @@ class ProjectorIT {
                 "MP_PROJECTOR_TOPIC_DISCOVERY_MS",
                 "500",
                 // One broker per test JVM and one consumer group: each run its own group, so reruns start afresh.
-                "MP_PROJECTOR_KAFKA_APPLICATION_ID",
+                "MP_PROJECTOR_KAFKA_GROUP_ID",
                 "mp-projector-it-" + run));
         env.putAll(more);
         return env;
     }
 
-    private KafkaStreams start(String instance) {
+    private Projector start(String instance) throws Exception {
         return start(config(instance));
     }
 
-    private KafkaStreams start(ProjectorConfig c) {
-        KafkaStreams streams =
-                new KafkaStreams(ProjectorTopology.build(c.partitions(), c.held()), c.streamsProperties());
-        instances.add(streams);
-        streams.start();
-        return streams;
+    private Projector start(ProjectorConfig c) throws Exception {
+        Projector projector = Projector.create(c);
+        instances.add(projector);
+        projector.start();
+        return projector;
     }
 
     private void createLogs(String... monitorIds) throws Exception {
@@ -129,9 +124,7 @@ class ProjectorIT {
                     String body = i % 50 == 7
                             ? "{\"type\":\"demo.claim.contradiction\",\"subject\":\"s" + (i % 5) + "\"}"
                             : "{\"type\":\"demo.v\",\"subject\":\"s" + i + "\",\"actor\":\"probe:p" + (i % 2) + "\"}";
-                    TestRecord<String, byte[]> r =
-                            MonitorLogs.publish(monitors.get(id), body, MonitorLogs.T0.plusMillis(i));
-                    producer.send(new ProducerRecord<>(Topics.obs(id), null, r.key(), r.value(), r.headers()));
+                    producer.send(MonitorLogs.publish(monitors.get(id), body, MonitorLogs.T0.plusMillis(i)));
                 }
             }
             producer.flush();
@@ -199,8 +192,8 @@ class ProjectorIT {
         publish(a, 5);
         publish(b, 3);
 
-        KafkaStreams one = start("one");
-        KafkaStreams two = start("two");
+        Projector one = start("one");
+        Projector two = start("two");
         Map<String, Aggregate> states = new HashMap<>();
         try (KafkaConsumer<String, byte[]> reader = stateReader()) {
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
@@ -220,10 +213,39 @@ class ProjectorIT {
         }
 
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            assertThat(foldTasks(one)).as("fold tasks on instance one").isNotEmpty();
-            assertThat(foldTasks(two)).as("fold tasks on instance two").isNotEmpty();
+            assertThat(one.monitors()).as("logs folded by instance one").isNotEmpty();
+            assertThat(two.monitors()).as("logs folded by instance two").isNotEmpty();
+            assertThat(one.monitors()).doesNotContainAnyElementsOf(two.monitors());
         });
         assertThat(states.get(a).distinctActors()).isEqualTo(2);
+    }
+
+    /**
+     * Logs move between instances as they join and leave: each is taken up from the last state its previous owner wrote,
+     * and the states end as the folds of the logs.
+     */
+    @Test
+    void logsHandedOverBetweenInstancesAreFoldedOnFromTheStatesWritten() throws Exception {
+        List<String> ids = List.of("it-m1-" + run, "it-m2-" + run, "it-m3-" + run, "it-m4-" + run);
+        createLogs(ids.toArray(String[]::new));
+        ProjectorApp.ensureStateTopic(config("one"));
+        publishRoundRobin(ids, 200);
+        Projector one = start("one");
+        Map<String, Aggregate> states = new HashMap<>();
+        try (KafkaConsumer<String, byte[]> reader = stateReader()) {
+            awaitStatesAreTheFoldsOfTheLogs(reader, states, ids);
+            Projector two = start("two");
+            await().atMost(Duration.ofSeconds(60))
+                    .untilAsserted(() -> assertThat(two.monitors())
+                            .as("logs taken over by the second")
+                            .isNotEmpty());
+            publishRoundRobin(ids, 100);
+            one.close(Duration.ofSeconds(10));
+            publishRoundRobin(ids, 100);
+
+            awaitStatesAreTheFoldsOfTheLogs(reader, states, ids);
+            assertThat(two.monitors()).containsExactlyInAnyOrderElementsOf(ids);
+        }
     }
 
     /**
@@ -238,13 +260,11 @@ class ProjectorIT {
         createLogs(first);
         createTable();
         publish(first, 2);
-        KafkaStreams streams = ProjectorApp.create(ProjectorConfig.fromEnv(env(
+        start(ProjectorConfig.fromEnv(env(
                 "one",
                 Map.of(
                         "MP_PROJECTOR_TOPIC_DISCOVERY_MS",
                         Long.toString(Duration.ofMinutes(10).toMillis())))));
-        instances.add(streams);
-        streams.start();
         Map<String, Aggregate> states = new HashMap<>();
         try (KafkaConsumer<String, byte[]> reader = stateReader()) {
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> {
@@ -297,8 +317,7 @@ class ProjectorIT {
             for (String body : List.of(
                     "{\"type\":\"demo.v\",\"data\":{\"blob\":\"" + "x".repeat(3 * 1024 * 1024) + "\"}}",
                     "{\"type\":\"demo.v\",\"subject\":\"after\"}")) {
-                TestRecord<String, byte[]> r = MonitorLogs.publish(monitor, body, MonitorLogs.T0);
-                producer.send(new ProducerRecord<>(Topics.obs(big), null, r.key(), r.value(), r.headers()))
+                producer.send(MonitorLogs.publish(monitor, body, MonitorLogs.T0))
                         .get();
             }
         }
@@ -315,8 +334,8 @@ class ProjectorIT {
 
     @Test
     void aggregatesHeldInMemoryAndLetGoBetweenCommitsFoldAsTheLogDoes() throws Exception {
-        // One aggregate held per task, commits a second apart, four monitors' records interleaved: between two commits
-        // each task lets changed aggregates go many times, and reads them back from its store.
+        // One aggregate held decoded, writes a second apart, four monitors' records interleaved: between two writes the
+        // loop lets changed aggregates go (as their JSON) many times, and decodes them again.
         List<String> ids = List.of("it-h1-" + run, "it-h2-" + run, "it-h3-" + run, "it-h4-" + run);
         createLogs(ids.toArray(String[]::new));
         ProjectorConfig c = ProjectorConfig.fromEnv(env(
@@ -347,8 +366,8 @@ class ProjectorIT {
         publishRoundRobin(ids, 1000);
         Map<String, Aggregate> states = new HashMap<>();
         try (KafkaConsumer<String, byte[]> reader = stateReader()) {
-            // The same state directory across the kill, as a restarted process has it: what is on disk, the
-            // checkpoint and the changelog must agree with the committed offsets.
+            // The same instance id across the kill, as a restarted process has it: it takes its logs up again from
+            // the last states it wrote.
             Process first = startProcess("killed");
             try {
                 await().atMost(Duration.ofSeconds(180)).untilAsserted(() -> {
@@ -391,17 +410,6 @@ class ProjectorIT {
         return b.start();
     }
 
-    /** Tasks of the second sub-topology, the one behind the repartition that holds the store. */
-    private static List<TaskMetadata> foldTasks(KafkaStreams streams) {
-        List<TaskMetadata> out = new ArrayList<>();
-        for (ThreadMetadata t : streams.metadataForLocalThreads()) {
-            t.activeTasks().stream()
-                    .filter(task -> task.taskId().subtopology() == 1)
-                    .forEach(out::add);
-        }
-        return out;
-    }
-
     private KafkaConsumer<String, byte[]> stateReader() {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -409,7 +417,7 @@ class ProjectorIT {
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(
                 p, new StringDeserializer(), new org.apache.kafka.common.serialization.ByteArrayDeserializer());
-        c.subscribe(List.of(ProjectorTopology.STATE_TOPIC));
+        c.subscribe(List.of(Projector.STATE_TOPIC));
         return c;
     }
 
