@@ -93,9 +93,9 @@ final class JfrSummary {
         String thread = client >= 0 && name.startsWith("kafka-") && name.startsWith("mp-", client + 3)
                 ? name.substring(client + 3)
                 : name;
-        // Before the gateway's "mp-" prefix: the Streams apps' threads are named after their application ids.
+        // Before the gateway's "mp-" prefix: the projector's loops and clients, the leases' Streams threads.
         if (thread.startsWith("mp-projector")) {
-            return "projector (Kafka Streams)";
+            return "projector";
         }
         if (thread.contains("StreamThread") || thread.contains("leases") || thread.contains("GlobalStreamThread")) {
             return "leases service (Kafka Streams)";

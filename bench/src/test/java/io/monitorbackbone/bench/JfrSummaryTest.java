@@ -8,12 +8,11 @@ import org.junit.jupiter.api.Test;
 class JfrSummaryTest {
     @Test
     void aKafkaClientsNetworkThreadBelongsToTheRoleWhoseClientItIs() {
-        assertThat(JfrSummary.group("mp-projector-3ea1f-b2a0-4d-add1-af1f2-StreamThread-1"))
-                .isEqualTo("projector (Kafka Streams)");
-        assertThat(
-                        JfrSummary.group(
-                                "kafka-producer-network-thread | mp-projector-3ea1f-b2a0-4d-add1-af1f2-StreamThread-1-producer"))
-                .isEqualTo("projector (Kafka Streams)");
+        assertThat(JfrSummary.group("mp-projector-1")).isEqualTo("projector");
+        assertThat(JfrSummary.group("kafka-producer-network-thread | mp-projector-vm-8130"))
+                .isEqualTo("projector");
+        assertThat(JfrSummary.group("kafka-coordinator-heartbeat-thread | mp-projector-logs"))
+                .isEqualTo("projector");
         assertThat(JfrSummary.group("kafka-producer-network-thread | mp-leases-1c2-1bf-4-7aca-d3d4ba1-StreamThread-1"))
                 .isEqualTo("leases service (Kafka Streams)");
         assertThat(JfrSummary.group("kafka-producer-network-thread | mp-bridge-vm-1-bridge1-2-7utqds"))

@@ -120,7 +120,7 @@ public class Lifecycle {
             projector =
                     io.monitorbackbone.projector.Projector.create(io.monitorbackbone.projector.ProjectorConfig.hosted(
                             runtime.clients(), instanceId, config.kafka().projectorPartitions(), durability));
-            projector.onFailure(e -> onThreadFailure(io.monitorbackbone.projector.ProjectorConfig.APPLICATION_ID, e)
+            projector.onFailure(e -> onThreadFailure(io.monitorbackbone.projector.ProjectorConfig.GROUP_ID, e)
                     == StreamThreadExceptionResponse.REPLACE_THREAD);
             if (!gateway) {
                 projector.onRunning(() -> workerAppState(KafkaStreams.State.RUNNING, projectorRan));

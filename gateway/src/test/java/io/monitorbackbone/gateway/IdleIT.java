@@ -39,7 +39,7 @@ class IdleIT {
             Http api = new Http(server.baseUri());
             Http management = new Http(server.managementUri());
             Walk walk = new Walk(api);
-            String projectorConsumer = "-StreamThread-1-consumer\"";
+            String projectorConsumer = "-logs-1\"";
             double assignedBefore = value(
                     scrape(management),
                     "kafka_consumer_coordinator_assigned_partitions",
@@ -95,8 +95,7 @@ class IdleIT {
                     - projector.applyAsDouble("kafka_consumer_fetch_manager_fetch_total")
                     - projector.applyAsDouble("kafka_consumer_coordinator_heartbeat_total")
                     - projector.applyAsDouble("kafka_consumer_coordinator_commit_total");
-            double projectorPolls =
-                    perSecond(before, after, seconds, "kafka_stream_thread_poll_total", "thread_id=\"mp-projector-");
+            double projectorPolls = perSecond(before, after, seconds, "mp_projector_polls_total");
             double leaseCommits =
                     perSecond(before, after, seconds, "kafka_stream_thread_commit_total", "thread_id=\"mp-leases-");
             assertThat(leaseCommits)
@@ -104,7 +103,7 @@ class IdleIT {
                             + " its deadline (a sweep every second made two)")
                     .isLessThanOrEqualTo(0.5);
             assertThat(projectorPolls)
-                    .as("polls per second of the projector's stream thread, idle (its 100 ms poll made ten)")
+                    .as("polls per second of the projector's fold loop, idle (the Streams app's 100 ms poll made ten)")
                     .isLessThanOrEqualTo(STREAM_THREAD_AT_MOST_PER_SECOND);
             assertThat(leasePolls)
                     .as("polls per second of the leases service's stream thread, idle (its 250 ms poll made four)")

@@ -20,7 +20,7 @@ class LifecycleTest {
 
         assertThat(lifecycle.onThreadFailure(LeaseApp.APPLICATION_ID, clientBug))
                 .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
-        assertThat(lifecycle.onThreadFailure(ProjectorConfig.APPLICATION_ID, clientBug))
+        assertThat(lifecycle.onThreadFailure(ProjectorConfig.GROUP_ID, clientBug))
                 .isEqualTo(StreamThreadExceptionResponse.REPLACE_THREAD);
     }
 

@@ -51,7 +51,7 @@ class RolesIT {
                     .atMost(GENEROUS)
                     .pollInterval(Duration.ofMillis(500))
                     .until(() -> instances(admin, LeaseApp.APPLICATION_ID).equals(Set.of("alpha", "beta"))
-                            && instances(admin, ProjectorConfig.APPLICATION_ID).equals(Set.of("alpha", "beta")));
+                            && instances(admin, ProjectorConfig.GROUP_ID).equals(Set.of("alpha", "beta")));
 
             Walk walkA = new Walk(a);
             Walk.Monitor m = walkA.monitorWith("{\"visibility\":\"public\",\"capabilities\":[\"observe\",\"act\"]}");
@@ -81,13 +81,13 @@ class RolesIT {
                         .as("round %d", round)
                         .containsExactlyInAnyOrder("alpha", "beta");
             }
-            assertThat(instances(admin, ProjectorConfig.APPLICATION_ID)).containsExactlyInAnyOrder("alpha", "beta");
+            assertThat(instances(admin, ProjectorConfig.GROUP_ID)).containsExactlyInAnyOrder("alpha", "beta");
             assertThat(first.isAlive() && second.isAlive()).isTrue();
-            // The state directories are the instance's, so the Streams process ids and transactional ids are too.
+            // The leases' state directories are the instance's, so their Streams process ids and transactional ids
+            // are too; the projector keeps no state on disk (mp.state is its checkpoint).
             assertThat(dataA.resolve("streams/leases-alpha")).isDirectory();
-            assertThat(dataA.resolve("streams/projector-alpha")).isDirectory();
             assertThat(dataB.resolve("streams/leases-beta")).isDirectory();
-            assertThat(dataB.resolve("streams/projector-beta")).isDirectory();
+            assertThat(dataA.resolve("streams/projector-alpha")).doesNotExist();
         }
     }
 
@@ -123,10 +123,10 @@ class RolesIT {
                     await("the first of the twins stops").atMost(GENEROUS).until(() -> !first.isAlive());
 
                     assertThat(first.stop()).as("its exit status").isEqualTo(1);
-                    // mp-leases or mp-projector, whichever group fenced it first.
+                    // mp-leases or mp-projector-logs, whichever group fenced it first.
                     assertThat(first.log())
                             .containsPattern("monitor-backbone stops: another process joined the Kafka group"
-                                    + " mp-(leases|projector) with this process's MP_INSTANCE_ID 'twin' and took its membership; give every"
+                                    + " mp-(leases|projector-logs) with this process's MP_INSTANCE_ID 'twin' and took its membership; give every"
                                     + " process its own MP_INSTANCE_ID");
                     Http.Response renewed = lease(http, w, "renew", "{\"subject\":\"job-1\"}");
                     assertThat(renewed.status())
@@ -188,7 +188,7 @@ class RolesIT {
 
                 // Each role ran where it was asked to, and the worker binds no HTTP port.
                 assertThat(instances(admin, LeaseApp.APPLICATION_ID)).containsExactly("worker-1");
-                assertThat(instances(admin, ProjectorConfig.APPLICATION_ID)).containsExactly("worker-1");
+                assertThat(instances(admin, ProjectorConfig.GROUP_ID)).containsExactly("worker-1");
                 assertThat(Files.exists(gatewayData.resolve("streams")))
                         .as("the gateway hosts no Streams app")
                         .isFalse();
