@@ -302,6 +302,63 @@ class ProjectorIT {
         }
     }
 
+    /**
+     * What the log holds besides observations: a tombstone uses its seq up and is no observation; a record that is not
+     * a CloudEvent, or whose data nests deeper than any reader takes, is an undecodable row; a header a producer sent
+     * never changes the seq (offset + 1). The states carry no headers.
+     */
+    @Test
+    void tombstonesUndecodableRecordsAndForgedHeadersFoldAsTheLogIsServed() throws Exception {
+        String id = "it-odd-" + run;
+        createLogs(id);
+        ProjectorApp.ensureStateTopic(config("one"));
+        Monitor monitor = MonitorLogs.monitor(id, "{\"owner\":\"agent:owner\"}");
+        int depth = io.monitorbackbone.protocol.Json.MAX_READ_NESTING + 1;
+        try (KafkaProducer<String, byte[]> producer = producer()) {
+            producer.send(MonitorLogs.publish(monitor, "{\"type\":\"demo.v\"}", MonitorLogs.T0));
+            producer.send(new ProducerRecord<>(Topics.obs(id), "k", null));
+            producer.send(new ProducerRecord<>(
+                    Topics.obs(id), "k", "not a cloud event".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            ProducerRecord<String, byte[]> forged =
+                    MonitorLogs.publish(monitor, "{\"type\":\"demo.v\"}", MonitorLogs.T0);
+            forged.headers()
+                    .add("mp_seq", java.nio.ByteBuffer.allocate(8).putLong(999).array());
+            producer.send(forged);
+            ProducerRecord<String, byte[]> deep = MonitorLogs.publish(monitor, "{\"type\":\"demo.v\"}", MonitorLogs.T0);
+            producer.send(new ProducerRecord<>(
+                    Topics.obs(id),
+                    null,
+                    deep.key(),
+                    ("[".repeat(depth) + "]".repeat(depth)).getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    deep.headers()));
+            producer.send(MonitorLogs.publish(monitor, "{\"type\":\"demo.v\"}", MonitorLogs.T0));
+            producer.flush();
+        }
+
+        start("one");
+        Map<String, Aggregate> states = new HashMap<>();
+        try (KafkaConsumer<String, byte[]> reader = stateReader()) {
+            awaitStatesAreTheFoldsOfTheLogs(reader, states, List.of(id));
+        }
+        Aggregate a = states.get(id);
+        assertThat(a.lastSeq()).isEqualTo(6);
+        assertThat(a.observations()).as("every record but the tombstone").isEqualTo(5);
+        assertThat(a.undecodable()).isEqualTo(2);
+        try (KafkaConsumer<String, byte[]> reader = stateReader()) {
+            List<ConsumerRecord<String, byte[]>> written = new ArrayList<>();
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+                reader.poll(Duration.ofMillis(200)).forEach(r -> {
+                    if (id.equals(r.key())) {
+                        written.add(r);
+                    }
+                });
+                assertThat(written).isNotEmpty();
+            });
+            assertThat(written)
+                    .allSatisfy(r -> assertThat(r.headers().toArray()).isEmpty());
+        }
+    }
+
     @Test
     void aRecordOfSeveralMebibytesIsFoldedLikeAnyOther() throws Exception {
         String big = "it-big-" + run;
@@ -413,7 +470,7 @@ class ProjectorIT {
     private KafkaConsumer<String, byte[]> stateReader() {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        p.put(ConsumerConfig.GROUP_ID_CONFIG, "state-reader-" + run);
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, "state-reader-" + UUID.randomUUID());
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         KafkaConsumer<String, byte[]> c = new KafkaConsumer<>(
                 p, new StringDeserializer(), new org.apache.kafka.common.serialization.ByteArrayDeserializer());
