@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.broker.ClientCredentials;
 import io.monitorbackbone.gateway.Probes;
+import io.monitorbackbone.projector.ProjectorConfig;
 import io.monitorbackbone.testsupport.Http;
 import io.monitorbackbone.testsupport.ScramKafka;
 import io.monitorbackbone.testsupport.ServerProcess;
@@ -18,8 +19,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ConsumerGroupDescription;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
+import org.apache.kafka.clients.admin.MemberDescription;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.ScramCredentialInfo;
 import org.apache.kafka.clients.admin.ScramMechanism;
@@ -117,7 +123,8 @@ class KafkaUserAclsIT {
                 Http.Response claimed = http.post(
                         "/mp/v0/subscriptions/" + subscription + "/leases/claim", "{\"subject\":\"build-1\"}", reader);
                 assertThat(claimed.status()).as(claimed.body()).isEqualTo(201);
-                // Folded by the projector (its repartition topic and changelog) into mp.state.
+                // Folded by the projector, whose fold loop is a member of its group reading the monitor's log, into
+                // mp.state (where it also reads the state it takes a log up from).
                 await("the projector folded the log")
                         .atMost(DEADLINE)
                         .untilAsserted(() -> assertThat(http.get("/mp/v0/monitors/" + monitor + "/state", null)
@@ -180,8 +187,13 @@ class KafkaUserAclsIT {
                     Http.Response ready = management.get(Probes.READY_PATH, null);
                     assertThat(ready.status()).as(ready.body()).isEqualTo(200);
                 });
+                // The projector's footprint is what the ACLs grant it: its fold loop is a static member of its group
+                // and holds the monitor's log, and it has made no topic of its own (the Streams projector's changelog
+                // and repartition topic, mp-projector-*) and joined no other group (the Streams app's mp-projector).
+                projectorFootprint(admin, monitor);
 
-                // Again after a restart, when the topics, the groups and the Streams apps' internal topics exist.
+                // Again after a restart, when the topics, the groups and the leases app's internal topics exist, and
+                // the projector takes the log up from its state in mp.state.
                 server.stop();
                 server.restart();
                 Http.Response again = http.post(
@@ -256,6 +268,35 @@ class KafkaUserAclsIT {
                                 .contains("TopicAuthorizationException"));
             }
         }
+    }
+
+    /**
+     * The projector as the broker sees it: the group {@link ProjectorConfig#GROUP_ID} with one static member (the one
+     * fold loop of the process) assigned the monitor's log, no other group or topic named after it.
+     */
+    private static void projectorFootprint(Admin admin, String monitor) throws Exception {
+        await("the projector's fold loop holds the monitor's log in its group")
+                .atMost(DEADLINE)
+                .untilAsserted(() -> {
+                    ConsumerGroupDescription group = admin.describeConsumerGroups(List.of(ProjectorConfig.GROUP_ID))
+                            .all()
+                            .get(30, TimeUnit.SECONDS)
+                            .get(ProjectorConfig.GROUP_ID);
+                    assertThat(group.members()).hasSize(1);
+                    MemberDescription member = group.members().iterator().next();
+                    assertThat(member.groupInstanceId()).as("a static member").isPresent();
+                    assertThat(member.assignment().topicPartitions())
+                            .contains(new TopicPartition(Topics.obs(monitor), 0));
+                });
+        Set<String> groups = new TreeSet<>();
+        admin.listGroups().all().get(30, TimeUnit.SECONDS).forEach(g -> groups.add(g.groupId()));
+        assertThat(groups)
+                .filteredOn(g -> g.startsWith(ProjectorConfig.APPLICATION_ID))
+                .containsExactly(ProjectorConfig.GROUP_ID);
+        assertThat(admin.listTopics(new ListTopicsOptions().listInternal(true))
+                        .names()
+                        .get(30, TimeUnit.SECONDS))
+                .noneMatch(t -> t.startsWith(ProjectorConfig.APPLICATION_ID));
     }
 
     /** The bridged monitor's log, read through a subscription from its start. */

@@ -12,6 +12,7 @@ import io.monitorbackbone.bridge.BridgeApp;
 import io.monitorbackbone.gateway.Probes;
 import io.monitorbackbone.gateway.Roles;
 import io.monitorbackbone.gateway.kafka.Follower;
+import io.monitorbackbone.projector.ProjectorConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -67,7 +68,7 @@ class ManifestTest {
                         "topic " + Topics.LEASE_SUBJECTS,
                         "group " + io.monitorbackbone.gateway.Sweeper.GROUP,
                         "group " + io.monitorbackbone.leases.LeaseApp.APPLICATION_ID,
-                        "group " + io.monitorbackbone.projector.ProjectorConfig.APPLICATION_ID,
+                        "group " + ProjectorConfig.GROUP_ID,
                         "transactionalId " + io.monitorbackbone.gateway.kafka.KafkaRuntime.CREATE_PREFIX,
                         "transactionalId " + io.monitorbackbone.leases.LeaseApp.APPLICATION_ID + "-",
                         "topic " + Topics.BRIDGE_DEAD_LETTERS,
@@ -85,8 +86,13 @@ class ManifestTest {
                 .extracting(Access.Need::operation)
                 .containsExactlyInAnyOrder("Create", "Write");
         // The leases service runs exactly once (transactions), the hosted projector at least once (none).
-        assertThat(named)
-                .doesNotContain("transactionalId " + io.monitorbackbone.projector.ProjectorConfig.APPLICATION_ID + "-");
+        assertThat(named).doesNotContain("transactionalId " + ProjectorConfig.APPLICATION_ID + "-");
+        // The projector's fold loops (docs/adr/0018) need their group and nothing else of their own: no changelog or
+        // repartition topic (mp-projector-*), no transactions, and not the group of the Streams app they replaced.
+        assertThat(needs)
+                .filteredOn(n -> n.name().startsWith(ProjectorConfig.APPLICATION_ID))
+                .extracting(n -> n.operation() + " on " + n.type() + " " + n.name() + (n.prefix() ? "*" : ""))
+                .containsExactly("Read on group " + ProjectorConfig.GROUP_ID);
     }
 
     @Test
@@ -134,6 +140,22 @@ class ManifestTest {
         noDeadLetters.removeIf(a -> a.type().equals("topic") && a.name().equals(Topics.BRIDGE_DEAD_LETTERS));
         assertThat(Access.problems(noDeadLetters, needs))
                 .anySatisfy(p -> assertThat(p).contains("no ACL allows Write on topic mp.bridge.dead-letters"));
+
+        List<Access.Acl> noProjectorGroup = new ArrayList<>(acls);
+        noProjectorGroup.removeIf(a -> a.type().equals("group") && a.name().equals(ProjectorConfig.GROUP_ID));
+        assertThat(Access.problems(noProjectorGroup, needs))
+                .anySatisfy(p -> assertThat(p).contains("no ACL allows Read on group mp-projector-logs"));
+
+        // The Streams projector's grants (its group, and its changelog and repartition topic, which it purged) are
+        // caught as ones no client uses now.
+        List<Access.Acl> streamsProjector = new ArrayList<>(acls);
+        streamsProjector.add(new Access.Acl("group", ProjectorConfig.APPLICATION_ID, false, Set.of("Read")));
+        streamsProjector.add(new Access.Acl(
+                "topic", ProjectorConfig.APPLICATION_ID + "-", true, Set.of("Create", "Read", "Write", "Delete")));
+        assertThat(Access.problems(streamsProjector, needs))
+                .anySatisfy(p -> assertThat(p).contains("[Read] on group mp-projector grants Read"))
+                .anySatisfy(p -> assertThat(p).contains("on topic mp-projector-* (prefix) grants Create"))
+                .anySatisfy(p -> assertThat(p).contains("on topic mp-projector-* (prefix) grants Delete"));
 
         List<Access.Acl> broader = new ArrayList<>(acls);
         broader.add(new Access.Acl("topic", "mp.", true, Set.of("Read")));
@@ -196,8 +218,7 @@ class ManifestTest {
                 (short) REPLICATION_FACTOR,
                 Integer.parseInt(cluster.get("MP_TABLE_PARTITIONS")),
                 Integer.parseInt(cluster.get("MP_LEASE_PARTITIONS")));
-        Map<String, List<NewTopic>> created =
-                createdByTheCode(layout, Integer.parseInt(cluster.get("MP_PROJECTOR_PARTITIONS")));
+        Map<String, List<NewTopic>> created = createdByTheCode(layout);
         assertThat(created.keySet()).containsExactlyInAnyOrderElementsOf(Access.fixedTopics());
 
         Map<String, Map<String, Object>> topics = new TreeMap<>();
@@ -239,15 +260,15 @@ class ManifestTest {
     }
 
     /** How the code creates each fixed topic, by name; a topic two roles create may have two layouts. */
-    private static Map<String, List<NewTopic>> createdByTheCode(TopicLayout layout, int projectorPartitions) {
+    private static Map<String, List<NewTopic>> createdByTheCode(TopicLayout layout) {
         Map<String, List<NewTopic>> out = new TreeMap<>();
         List<NewTopic> all = new ArrayList<>();
-        // A gateway's start: the tables it follows and the sweeper's topic, then the lease topics.
+        // Every process's start, whatever its roles: the tables the follower reads (mp.state among them) and the
+        // sweeper's topic. A projector creates mp.state too (with MP_PROJECTOR_PARTITIONS) but only where it is
+        // missing, which in the server it never is by then. A gateway's and a leases process's start: the lease topics.
         Follower.tables().forEach(t -> all.add(layout.table(t)));
         all.add(layout.table(Topics.SWEEPER));
         all.addAll(layout.leaseTopics());
-        // A projector's start.
-        all.add(layout.state(projectorPartitions));
         // A bridge's start: the monitors table it follows (above) and its dead letters.
         all.add(layout.bridgeDeadLetters());
         all.forEach(t -> out.computeIfAbsent(t.name(), k -> new ArrayList<>()).add(t));
@@ -259,7 +280,7 @@ class ManifestTest {
         Map<String, Object> kafka = Manifests.one(docs, "Kafka", CLUSTER);
         Map<String, Object> config = map(kafka, "spec", "kafka", "config");
         assertThat(string(kafka, "spec", "kafka", "version")).isEqualTo(System.getProperty("mp.kafka.version"));
-        // The topics the server creates on the fly (monitors' logs, the Streams apps' internal ones) take these.
+        // The topics the server creates on the fly (monitors' logs, the leases app's internal ones) take these.
         assertThat(String.valueOf(config.get("default.replication.factor")))
                 .isEqualTo(String.valueOf(REPLICATION_FACTOR));
         assertThat(String.valueOf(config.get("min.insync.replicas"))).isEqualTo(String.valueOf(MIN_INSYNC_REPLICAS));
@@ -348,6 +369,14 @@ class ManifestTest {
             // Every container runs as the image's user, never as root, and the data directory is a volume.
             assertThat(string(w.pod(), "securityContext", "runAsNonRoot")).isEqualTo("true");
             assertThat(mountPaths(w)).contains(w.literal("MP_DATA"));
+            // Only the leases service keeps something on disk (its Streams stores under MP_DATA), on a volume of each
+            // pod's own; the projector's checkpoint is mp.state, the bridge's its groups' offsets: an emptyDir each.
+            Map<String, Object> set = Manifests.one(docs, w.kind(), w.name());
+            Set<String> claims = new TreeSet<>();
+            list(set, "spec", "volumeClaimTemplates").forEach(c -> claims.add(string(c, "metadata", "name")));
+            assertThat(claims)
+                    .as("%s %s's volume claims", w.kind(), w.name())
+                    .isEqualTo(w.has(Roles.Role.LEASES) ? Set.of("data") : Set.of());
         }
     }
 
