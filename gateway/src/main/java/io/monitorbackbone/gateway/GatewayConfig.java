@@ -126,7 +126,11 @@ public interface GatewayConfig {
          */
         java.util.Optional<Integer> tablePartitions();
 
-        /** Partitions of the projector's by-monitor repartition topic: how far the state fold can spread. */
+        /**
+         * Partitions of {@code mp.state} should the hosted projector be the one to create it; a process creates it with
+         * the tables first ({@link #tablePartitions}), so this matters only where that did not happen. The fold spreads
+         * over the monitors' logs whatever it is (docs/adr/0018).
+         */
         @WithDefault("8")
         int projectorPartitions();
 

@@ -7,9 +7,9 @@ import java.util.regex.Pattern;
 
 /**
  * Who this process is among the processes on one cluster ({@code MP_INSTANCE_ID}): the static member id of its hosted
- * leases and projector instances and the name of their state directories, and so, through the Streams process id kept
- * in a state directory, of their transactional ids. Two live processes with one id take each other's memberships; the
- * default, host name and HTTP port, differs between pods and between processes on one host.
+ * leases and projector instances, the name of the leases' state directory, and so, through the Streams process id kept
+ * there, of their transactional ids. Two live processes with one id take each other's memberships; the default, host
+ * name and HTTP port, differs between pods and between processes on one host.
  */
 public final class InstanceId {
     public static final String VARIABLE = "MP_INSTANCE_ID";
