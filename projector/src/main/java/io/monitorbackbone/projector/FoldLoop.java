@@ -48,12 +48,15 @@ final class FoldLoop implements Runnable {
     private final Runnable onAssigned;
     private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
     private volatile boolean closing;
+    /** What {@link #monitors} answers other threads: the owned monitors as of the last rebalance. */
+    private volatile List<String> owned = List.of();
+
     private long writeAt;
 
-    /** Polls of the consumer and records folded, for the meters. */
-    final AtomicLong polls = new AtomicLong();
+    /** Polls of the consumer and records folded, for the meters: the projector's, counted on by a loop replacing this. */
+    private final AtomicLong polls;
 
-    final AtomicLong folded = new AtomicLong();
+    private final AtomicLong folded;
 
     /**
      * @param writeEvery how long a change may wait before it is sent to {@code mp.state} (the commit interval)
@@ -66,7 +69,9 @@ final class FoldLoop implements Runnable {
             PollPace.Hook hook,
             int held,
             Duration writeEvery,
-            Runnable onAssigned) {
+            Runnable onAssigned,
+            AtomicLong polls,
+            AtomicLong folded) {
         this.consumer = consumer;
         this.states = states;
         this.producer = producer;
@@ -74,6 +79,8 @@ final class FoldLoop implements Runnable {
         this.folds = new Folds(held);
         this.writeEveryNanos = writeEvery.toNanos();
         this.onAssigned = onAssigned;
+        this.polls = polls;
+        this.folded = folded;
     }
 
     /**
@@ -101,6 +108,7 @@ final class FoldLoop implements Runnable {
                     .withTimeout(CLOSE_TIMEOUT));
         } finally {
             folds.clear();
+            owned = List.of();
             // After a failure: no writes, the group is left to notice (a static member keeps its logs for the session).
             closeQuietly(consumer);
             closeQuietly(states);
@@ -205,8 +213,9 @@ final class FoldLoop implements Runnable {
         return consumer;
     }
 
+    /** The monitors whose logs this loop folds, as of its last rebalance; safe from any thread. */
     Collection<String> monitors() {
-        return List.copyOf(folds.monitors());
+        return owned;
     }
 
     private final class Rebalance implements ConsumerRebalanceListener {
@@ -225,6 +234,7 @@ final class FoldLoop implements Runnable {
                     send(List.of(w));
                 }
             }
+            owned = List.copyOf(folds.monitors());
             producer.flush();
             throwIfSendFailed();
         }
@@ -235,6 +245,7 @@ final class FoldLoop implements Runnable {
             for (TopicPartition tp : partitions) {
                 folds.release(Topics.monitorOf(tp.topic()));
             }
+            owned = List.copyOf(folds.monitors());
         }
 
         /** Each assigned log is read from the seq its last state reached (from its start for a monitor with none). */
@@ -260,6 +271,7 @@ final class FoldLoop implements Runnable {
                     }
                 }
             }
+            owned = List.copyOf(folds.monitors());
             onAssigned.run();
         }
     }

@@ -59,6 +59,8 @@ public final class Projector implements AutoCloseable {
     private final AtomicReference<State> state = new AtomicReference<>(State.CREATED);
     private volatile FailureHandler onFailure = e -> false;
     private volatile Runnable onRunning = () -> {};
+    private final java.util.concurrent.atomic.AtomicLong polls = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong folded = new java.util.concurrent.atomic.AtomicLong();
 
     /** One thread's loop, replaced when it fails and the handler says so. */
     private final class Slot {
@@ -126,7 +128,9 @@ public final class Projector implements AutoCloseable {
                 new NewMonitorTopics(config.newMonitorTopicsProperties(slot.number)),
                 config.held(),
                 Duration.ofMillis(config.commitIntervalMs()),
-                () -> assigned(slot));
+                () -> assigned(slot),
+                polls,
+                folded);
         slot.loop = loop;
         Thread t = new Thread(() -> loop(slot, loop, generation), threadName(slot.number, generation));
         t.setDaemon(true);
@@ -188,23 +192,12 @@ public final class Projector implements AutoCloseable {
 
     /** Polls of the loops' consumers since the start: an idle loop polls once a second. */
     public long polls() {
-        return sum(l -> l.polls.get());
+        return polls.get();
     }
 
     /** Records of the logs folded since the start (again after a failure, when a log is folded from its last state). */
     public long folded() {
-        return sum(l -> l.folded.get());
-    }
-
-    private long sum(java.util.function.ToLongFunction<FoldLoop> f) {
-        long n = 0;
-        for (Slot s : slots) {
-            FoldLoop loop = s.loop;
-            if (loop != null) {
-                n += f.applyAsLong(loop);
-            }
-        }
-        return n;
+        return folded.get();
     }
 
     /** The producer of the states, for the meters. */
