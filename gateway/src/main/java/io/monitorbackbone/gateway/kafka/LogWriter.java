@@ -13,7 +13,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -35,14 +37,34 @@ public final class LogWriter {
 
     private final Producer<String, byte[]> producer;
     private final Executor sending;
+    /**
+     * One timer per group of records handed to the producer together (a batch publish's rows, or one record), removed
+     * once the last of them is acknowledged: a timer per record on the JDK's shared delay queue was a few percent of a
+     * batch publish's CPU (docs/benchmarks.md, 2026-12-07).
+     */
+    private final ScheduledThreadPoolExecutor timeouts;
+
+    private final long ackTimeoutMillis;
 
     public LogWriter(Producer<String, byte[]> producer) {
+        this(producer, TimeUnit.SECONDS.toMillis(ACK_TIMEOUT_SECONDS));
+    }
+
+    /** @param ackTimeoutMillis how long a write may wait for Kafka's acknowledgement before it fails */
+    LogWriter(Producer<String, byte[]> producer, long ackTimeoutMillis) {
         this.producer = producer;
+        this.ackTimeoutMillis = ackTimeoutMillis;
         this.sending = Executors.newSingleThreadExecutor(task -> {
             Thread t = new Thread(task, "mp-log-writer");
             t.setDaemon(true);
             return t;
         });
+        this.timeouts = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread t = new Thread(task, "mp-log-writer-timeouts");
+            t.setDaemon(true);
+            return t;
+        });
+        timeouts.setRemoveOnCancelPolicy(true);
     }
 
     /** Appends an observation to its monitor's log and returns the seq the broker gave it. */
@@ -103,15 +125,21 @@ public final class LogWriter {
         return pending.written;
     }
 
-    /** One record on its way: {@code written} completes from Kafka's acknowledgement, or fails with a ServerFault. */
+    /**
+     * One record on its way: {@code written} completes from Kafka's acknowledgement, or fails with a ServerFault (the
+     * broker refused it, or its group's timer ran out first).
+     */
     private static final class Pending {
         final Supplier<ProducerRecord<String, byte[]>> record;
         final CompletableFuture<RecordMetadata> acked = new CompletableFuture<>();
         final CompletableFuture<RecordMetadata> written = new CompletableFuture<>();
+        /** Told once this record is settled, before {@link #written} completes; set before it is handed over. */
+        volatile Runnable settled = () -> {};
 
         Pending(String topic, Supplier<ProducerRecord<String, byte[]>> record) {
             this.record = record;
-            acked.orTimeout(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS).whenComplete((metadata, failure) -> {
+            acked.whenComplete((metadata, failure) -> {
+                settled.run();
                 if (failure == null) {
                     written.complete(metadata);
                 } else {
@@ -128,6 +156,7 @@ public final class LogWriter {
 
     /** Hands the records to the producer in their order, in one task of the writer's thread. */
     private void submit(List<Pending> records) {
+        arm(records);
         try {
             sending.execute(() -> {
                 for (Pending p : records) {
@@ -150,6 +179,33 @@ public final class LogWriter {
         } catch (RuntimeException rejected) {
             records.forEach(p -> p.acked.completeExceptionally(rejected));
         }
+    }
+
+    /**
+     * One timer for records handed over together: it fails each of them not acknowledged within the timeout, and is
+     * removed once the last of them is settled.
+     */
+    private void arm(List<Pending> records) {
+        java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger(records.size());
+        java.util.concurrent.ScheduledFuture<?> timer = timeouts.schedule(
+                () -> {
+                    TimeoutException late =
+                            new TimeoutException("no acknowledgement within " + ackTimeoutMillis + " ms");
+                    records.forEach(p -> p.acked.completeExceptionally(late));
+                },
+                ackTimeoutMillis,
+                TimeUnit.MILLISECONDS);
+        Runnable settled = () -> {
+            if (open.decrementAndGet() == 0) {
+                timer.cancel(false);
+            }
+        };
+        records.forEach(p -> p.settled = settled);
+    }
+
+    /** Timers still waiting: one per group of records not all settled yet. */
+    int timersPending() {
+        return timeouts.getQueue().size();
     }
 
     private static <T> T await(CompletableFuture<T> write, String topic) {
