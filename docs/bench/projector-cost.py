@@ -77,7 +77,9 @@ def publish():
     [t.start() for t in ts]; [t.join() for t in ts]
 threads_cpu = lambda: server_threads.threads_cpu(srv.pid)
 names = lambda: server_threads.names(srv.pid)
-LABELS = {'unnamed': 'other (unnamed native)', 'projector': 'projector (stream thread, its producer)',
+# Every thread named mp-projector…: the fold loops and their clients' threads (until 2026-12-07 the Streams app's
+# stream thread and producer, which the JSON of earlier runs names 'projector (stream thread, its producer)').
+LABELS = {'unnamed': 'other (unnamed native)', 'projector': 'projector (its threads and clients)',
           'broker': 'embedded broker'}
 def group(n):
     g = server_threads.group(n)
