@@ -159,12 +159,7 @@ public record ProjectorConfig(
      * creates the table by asking for it.
      */
     Map<String, Object> newMonitorTopicsProperties(int thread) {
-        Map<String, Object> c = new java.util.HashMap<>();
-        adminProperties().forEach((k, v) -> c.put((String) k, v));
-        c.remove("application.id");
-        c.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        c.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
-        c.put(ConsumerConfig.CLIENT_ID_CONFIG, APPLICATION_ID + "-monitors-" + thread);
+        Map<String, Object> c = client(APPLICATION_ID + "-monitors-" + thread);
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         c.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, NewMonitorTopics.FETCH_MAX_WAIT_MS);
@@ -172,16 +167,37 @@ public record ProjectorConfig(
         return c;
     }
 
-    /** The clients' properties: every client's, the projector's own on top, {@code client.id} given. */
+    /** Every client's properties, the projector's own on top, in no group, {@code client.id} given. */
     private Map<String, Object> client(String clientId) {
         Map<String, Object> c = new java.util.HashMap<>();
         adminProperties().forEach((k, v) -> c.put((String) k, v));
-        // An earlier version's Streams setting, kept working for the group: application.id named its consumer group.
-        Object group = c.remove("application.id");
-        if (group != null && !c.containsKey(ConsumerConfig.GROUP_ID_CONFIG)) {
-            c.put(ConsumerConfig.GROUP_ID_CONFIG, group + "-logs");
-        }
+        c.remove("application.id");
+        c.remove(ConsumerConfig.GROUP_ID_CONFIG);
+        c.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
         c.put(ConsumerConfig.CLIENT_ID_CONFIG, clientId);
+        return c;
+    }
+
+    /**
+     * The fold loops' group: {@code MP_PROJECTOR_KAFKA_GROUP_ID}, else an earlier version's Streams setting kept working
+     * ({@code application.id} named its group: {@code <it>-logs}), else {@link #GROUP_ID}.
+     */
+    private String group() {
+        String group = kafka.get(ConsumerConfig.GROUP_ID_CONFIG);
+        if (group != null) {
+            return group;
+        }
+        String applicationId = kafka.get("application.id");
+        return applicationId != null ? applicationId + "-logs" : GROUP_ID;
+    }
+
+    /** The projector's own settings, each unless {@code MP_KAFKA_*} or {@code MP_PROJECTOR_KAFKA_*} set it. */
+    private Map<String, Object> withDefaults(Map<String, Object> c, Map<String, Object> own) {
+        own.forEach((k, v) -> {
+            if (!kafka.containsKey(k)) {
+                c.put(k, v);
+            }
+        });
         return c;
     }
 
@@ -195,9 +211,11 @@ public record ProjectorConfig(
      */
     public Map<String, Object> consumerProperties(int loop) {
         Map<String, Object> c = client(clientPrefix() + "-logs-" + loop);
-        c.putIfAbsent(ConsumerConfig.GROUP_ID_CONFIG, GROUP_ID);
-        if (instanceId != null) {
-            c.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, instanceId + "-" + loop);
+        c.put(ConsumerConfig.GROUP_ID_CONFIG, group());
+        String member =
+                instanceId != null ? instanceId + "-" + loop : kafka.get(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
+        if (member != null) {
+            c.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, member);
         }
         Map<String, Object> own = new java.util.HashMap<>();
         own.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
@@ -211,9 +229,8 @@ public record ProjectorConfig(
         own.put(
                 ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
                 org.apache.kafka.clients.consumer.CooperativeStickyAssignor.class.getName());
-        // The pattern subscription sees a new mp.obs.<id> only when the consumer refreshes its metadata: the fallback
-        // of
-        // NewMonitorTopics.
+        // The pattern subscription sees a new mp.obs.<id> only when the consumer refreshes its metadata: the
+        // fallback of NewMonitorTopics.
         own.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, Long.toString(topicDiscoveryMs));
         // A fetch waits for this much of the logs (or fetch.max.wait.ms, 500 ms) before it answers: single publishes
         // arrive a few records at a time, and a fetch for each few cost the loop a poll and the broker a fetch request
@@ -224,19 +241,12 @@ public record ProjectorConfig(
         own.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, "10000");
         own.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
         // What MP_PROJECTOR_KAFKA_* sets wins over these, as it did over the Streams app's.
-        own.forEach((k, v) -> {
-            if (!kafka.containsKey(k)) {
-                c.put(k, v);
-            }
-        });
-        return c;
+        return withDefaults(c, own);
     }
 
     /** The reader of {@code mp.state} of fold loop {@code loop}: assigned, no group. */
     public Map<String, Object> stateReaderProperties(int loop) {
         Map<String, Object> c = client(clientPrefix() + "-states-" + loop);
-        c.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        c.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
         c.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         c.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
@@ -245,19 +255,11 @@ public record ProjectorConfig(
 
     /** The producer of the states: every replica acknowledges, and a retry never reorders a monitor's states. */
     public Map<String, Object> producerProperties() {
-        Map<String, Object> c = client(clientPrefix());
-        c.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        c.remove(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG);
         Map<String, Object> own = new java.util.HashMap<>();
         own.put(ProducerConfig.ACKS_CONFIG, "all");
         own.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         own.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, Integer.toString(MAX_RECORD_BYTES));
-        own.forEach((k, v) -> {
-            if (!kafka.containsKey(k)) {
-                c.put(k, v);
-            }
-        });
-        return c;
+        return withDefaults(client(clientPrefix()), own);
     }
 
     private static int integer(Map<String, String> env, String name, int fallback) {
