@@ -106,13 +106,12 @@ public class Probes {
             answer.withData("follower", "not hosted");
         }
         up &= streams(answer, "leases", lifecycle.leasesState(), lifecycle.hostsLeases());
+        io.monitorbackbone.projector.Projector.State projector = lifecycle.projectorState();
         up &= hosted(
                 answer,
                 "projector",
-                lifecycle.projectorState() == null
-                        ? null
-                        : lifecycle.projectorState().name(),
-                lifecycle.projectorState() == io.monitorbackbone.projector.Projector.State.RUNNING,
+                projector == null ? null : projector.name(),
+                projector == io.monitorbackbone.projector.Projector.State.RUNNING,
                 lifecycle.hostsProjector());
         return answer.status(up).build();
     }

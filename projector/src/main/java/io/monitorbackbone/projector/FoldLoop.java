@@ -261,11 +261,11 @@ final class FoldLoop implements Runnable {
                     String monitor = Topics.monitorOf(tp.topic());
                     StateReader.Stored stored = states.get(monitor);
                     if (stored == null) {
-                        folds.own(monitor, Aggregate.EMPTY, Long.MIN_VALUE);
+                        folds.own(monitor, Aggregate.EMPTY, null, Long.MIN_VALUE);
                         consumer.seekToBeginning(List.of(tp));
                     } else {
                         Aggregate last = Aggregate.fromJson(stored.json());
-                        folds.own(monitor, last, stored.timestamp());
+                        folds.own(monitor, last, stored.json(), stored.timestamp());
                         // The next record to fold is seq last_seq + 1, at offset last_seq.
                         consumer.seek(tp, Seq.offsetOf(last.lastSeq() + 1));
                     }

@@ -25,7 +25,9 @@ final class Folds {
         /** Null while let go: then {@link #json} holds it. */
         Aggregate aggregate;
 
+        /** The aggregate's JSON while it has not changed since it was read or encoded; else null. */
         byte[] json;
+
         long timestamp;
         boolean changed;
     }
@@ -47,12 +49,15 @@ final class Folds {
     /**
      * Takes a monitor up from its last state ({@link Aggregate#EMPTY} for a monitor with none yet).
      *
+     * @param json      the state's JSON, which {@code aggregate} was read from (kept, so that an aggregate let go before it
+     *                  changes is not encoded again), or null
      * @param timestamp the state's record timestamp, or {@link Long#MIN_VALUE} for none
      */
-    void own(String monitor, Aggregate aggregate, long timestamp) {
+    void own(String monitor, Aggregate aggregate, byte[] json, long timestamp) {
         release(monitor);
         Owned o = new Owned();
         o.aggregate = aggregate;
+        o.json = json;
         o.timestamp = timestamp;
         owned.put(monitor, o);
         hold(monitor, o);
@@ -92,6 +97,7 @@ final class Folds {
             return false;
         }
         o.aggregate = next;
+        o.json = null;
         o.timestamp = Math.max(o.timestamp, timestamp);
         if (o.changed) {
             return false;
@@ -148,14 +154,20 @@ final class Folds {
         }
         o.changed = false;
         changed--;
-        byte[] json = o.aggregate != null ? o.aggregate.toJson() : o.json;
-        return new Write(monitor, json, o.timestamp);
+        return new Write(monitor, json(o), o.timestamp);
+    }
+
+    /** The aggregate's JSON, encoded only if it changed since it was last read or encoded. */
+    private static byte[] json(Owned o) {
+        if (o.json == null) {
+            o.json = o.aggregate.toJson();
+        }
+        return o.json;
     }
 
     private Aggregate decoded(String monitor, Owned o) {
         if (o.aggregate == null) {
             o.aggregate = Aggregate.fromJson(o.json);
-            o.json = null;
             hold(monitor, o);
         } else {
             held.get(monitor); // access order: the most recently folded last
@@ -169,7 +181,7 @@ final class Folds {
         Iterator<Map.Entry<String, Owned>> eldest = held.entrySet().iterator();
         while (held.size() > maxHeld && eldest.hasNext()) {
             Owned let = eldest.next().getValue();
-            let.json = let.aggregate.toJson();
+            json(let);
             let.aggregate = null;
             eldest.remove();
         }

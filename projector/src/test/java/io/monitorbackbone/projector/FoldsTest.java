@@ -37,8 +37,8 @@ class FoldsTest {
         Folds all = new Folds(64);
         Map<String, Aggregate> expected = new HashMap<>();
         for (String id : ids) {
-            one.own(id, Aggregate.EMPTY, Long.MIN_VALUE);
-            all.own(id, Aggregate.EMPTY, Long.MIN_VALUE);
+            one.own(id, Aggregate.EMPTY, null, Long.MIN_VALUE);
+            all.own(id, Aggregate.EMPTY, null, Long.MIN_VALUE);
             expected.put(id, Aggregate.EMPTY);
         }
         Map<String, String> written = new HashMap<>();
@@ -70,7 +70,7 @@ class FoldsTest {
     void aChangeIsCountedOnceUntilWrittenAndARedeliveredSeqChangesNothing() {
         Monitor m = MonitorLogs.monitor("a", "{\"owner\":\"agent:owner\"}");
         Folds folds = new Folds(4);
-        folds.own("a", Aggregate.EMPTY, Long.MIN_VALUE);
+        folds.own("a", Aggregate.EMPTY, null, Long.MIN_VALUE);
 
         assertThat(folds.apply("a", 1, row(m, 0), T))
                 .as("the first change since the last write")
@@ -93,7 +93,7 @@ class FoldsTest {
     void aReleasedMonitorHandsOverItsUnwrittenChangeAndIsNoLongerFolded() {
         Monitor m = MonitorLogs.monitor("a", "{\"owner\":\"agent:owner\"}");
         Folds folds = new Folds(4);
-        folds.own("a", Aggregate.EMPTY, Long.MIN_VALUE);
+        folds.own("a", Aggregate.EMPTY, null, Long.MIN_VALUE);
         folds.apply("a", 1, row(m, 0), T);
 
         Folds.Write w = folds.release("a");
@@ -118,7 +118,7 @@ class FoldsTest {
             }
         }
         Folds folds = new Folds(2);
-        folds.own("a", Aggregate.fromJson(half.toJson()), T + 9);
+        folds.own("a", Aggregate.fromJson(half.toJson()), half.toJson(), T + 9);
         // What a loop reads after taking the log up: everything from the state's last seq on, and some before it.
         for (int i = 5; i < 20; i++) {
             folds.apply("a", i + 1, row(m, i), T + i);
