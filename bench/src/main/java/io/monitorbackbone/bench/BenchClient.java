@@ -57,6 +57,15 @@ final class BenchClient implements Closeable {
         return new Monitor(id, r.get("owner_token").asText());
     }
 
+    /** Pauses a monitor (its bridge stops where it is); {@link #resume} starts it again from there. */
+    void pause(Monitor m) {
+        must(http.post(BASE + "/monitors/" + m.id() + "/pause", m.owner(), "{}".getBytes(UTF_8)), "pause " + m.id());
+    }
+
+    void resume(Monitor m) {
+        must(http.post(BASE + "/monitors/" + m.id() + "/resume", m.owner(), "{}".getBytes(UTF_8)), "resume " + m.id());
+    }
+
     HttpConn.Response retire(Monitor m) {
         return http.post(BASE + "/monitors/" + m.id() + "/retire", m.owner(), "{}".getBytes(UTF_8));
     }

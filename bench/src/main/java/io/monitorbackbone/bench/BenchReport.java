@@ -258,6 +258,36 @@ final class BenchReport {
                             ? null
                             : x.get(part).get("to_raw_pipelined_pct").asDouble() >= 50);
         }
+        for (String part : List.of("one_monitor", "16_monitors")) {
+            row(
+                    out,
+                    s,
+                    "10",
+                    "Kafka bridge, a backlog into " + part.replace('_', ' ')
+                            + " (the bridges paused while it is written)",
+                    x -> x.has("skipped") || !x.get(part).has("backlog")
+                            ? x.path("skipped").asText("not run")
+                            : n(x.get(part).get("backlog"), "records_per_s") + "/s, "
+                                    + x.get(part)
+                                            .get("backlog")
+                                            .get("to_raw_pipelined_pct")
+                                            .asDouble()
+                                    + "% of the raw producer's pipelined rate in this run; "
+                                    + fmt(x.get(part)
+                                            .get("backlog")
+                                            .get("server_cpu_us_per_record")
+                                            .asDouble())
+                                    + " µs server CPU per record; first record "
+                                    + ms(x.get(part).get("backlog"), "resume_to_first_ms") + " after the resume",
+                    x -> "≥ 50% of the raw pipelined rate",
+                    x -> x.has("skipped") || !x.get(part).has("backlog")
+                            ? null
+                            : x.get(part)
+                                            .get("backlog")
+                                            .get("to_raw_pipelined_pct")
+                                            .asDouble()
+                                    >= 50);
+        }
         row(
                 out,
                 s,

@@ -40,6 +40,8 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  *       bridge has bridged its warm-up records, the producer pipelines the burst, and the time runs from its first send
  *       to the moment a committed reader of the monitors' logs has seen the last record's observation. The producer
  *       is several times faster than the bridge, so the time is the bridge's.
+ *   <li>The same bridges paused, a backlog of as many records written to their sources, the bridges resumed: the time
+ *       from the first of them seen in a log to the last, without the producer writing on the same cores meanwhile.
  *   <li>The latency from a source append (one record, the producer's acknowledgement awaited) to the answer of a pull
  *       parked with {@code wait=20} on a caught-up subscription.
  * </ul>
@@ -107,6 +109,9 @@ final class BridgeBench {
         for (String part : List.of("one_monitor", "16_monitors")) {
             ObjectNode p = (ObjectNode) out.get(part);
             p.put("to_raw_pipelined_pct", Bench.pct(p.get("records_per_s").asDouble(), raw));
+            if (p.get("backlog") instanceof ObjectNode b) {
+                b.put("to_raw_pipelined_pct", Bench.pct(b.get("records_per_s").asDouble(), raw));
+            }
         }
         return out;
     }
@@ -192,10 +197,83 @@ final class BridgeBench {
             out.put("folded_records_per_s", Math.round(total / foldedSeconds));
             out.put("server_cpu_s_to_folded", Latencies.round(serverFolded));
             out.put("server_cpu_us_per_record_to_folded", Latencies.round(serverFolded * 1e6 / total));
+
+            // (c) The same monitors again, their sources holding a backlog: what the bridges can do when the producer,
+            // which shares the machine's cores with the server in this bench, is not writing at the same time.
+            errors += backlog(out.putObject("backlog"), admin, producer, sources, watch, warm + total / count, total);
             out.put("other_rows", watch.other.get());
             // A rejected or undecodable row means the mapping refused the bench's records: then no bridged rate.
             out.put("errors", errors + watch.other.get());
         }
+    }
+
+    /**
+     * The bridges paused, {@code total} records written to their sources, the bridges resumed: the time runs from the
+     * first of those records seen in a monitor's log to the last. {@code base} is each log's count of bench rows so far.
+     */
+    private long backlog(
+            ObjectNode out,
+            Admin admin,
+            KafkaProducer<byte[], byte[]> producer,
+            List<String> sources,
+            LogWatch watch,
+            long base,
+            long total)
+            throws InterruptedException {
+        List<BenchClient.Monitor> mine = monitors.subList(monitors.size() - sources.size(), monitors.size());
+        try (BenchClient api = new BenchClient(t.base)) {
+            for (BenchClient.Monitor m : mine) {
+                api.pause(m);
+            }
+            // A pause stops a bridge after its transaction in flight, some time after the pause's answer: a stopped
+            // bridge has left its group.
+            stopped(admin, mine);
+            watch.quiet(Duration.ofSeconds(1), "the paused bridges");
+            long before = watch.rows();
+            long p0 = System.nanoTime();
+            long errors = send(producer, sources, total);
+            out.put("producer_records_per_s", Math.round(total / ((System.nanoTime() - p0) / 1e9)));
+            watch.quiet(Duration.ofSeconds(1), "the paused bridges");
+            if (watch.rows() != before) {
+                throw new BenchError("a paused bridge went on writing: " + (watch.rows() - before) + " rows");
+            }
+            watch.expect(base, base + total / sources.size());
+            double s0 = t.cpuSeconds();
+            long r0 = System.nanoTime();
+            for (BenchClient.Monitor m : mine) {
+                api.resume(m);
+            }
+            long[] seen = watch.await("the backlog bridged");
+            double server = t.cpuSeconds() - s0;
+            double seconds = (seen[1] - seen[0]) / 1e9;
+            out.put("records", total);
+            out.put("resume_to_first_ms", Latencies.round((seen[0] - r0) / 1e6));
+            out.put("seconds", Latencies.round(seconds));
+            out.put("records_per_s", Math.round(total / seconds));
+            out.put("server_cpu_s", Latencies.round(server));
+            out.put("server_cpu_us_per_record", Latencies.round(server * 1e6 / total));
+            return errors;
+        }
+    }
+
+    /** Until each monitor's bridge group has no member: its bridge has stopped. */
+    private static void stopped(Admin admin, List<BenchClient.Monitor> paused) throws InterruptedException {
+        List<String> groups = paused.stream()
+                .map(m -> io.monitorbackbone.bridge.BridgeApp.GROUP_PREFIX + m.id())
+                .toList();
+        long until = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (System.nanoTime() < until) {
+            try {
+                if (admin.describeConsumerGroups(groups).all().get(30, TimeUnit.SECONDS).values().stream()
+                        .allMatch(g -> g.members().isEmpty())) {
+                    return;
+                }
+            } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+                throw new BenchError("describing the bridges' groups: " + e, e);
+            }
+            Scenarios.sleep(100);
+        }
+        throw new BenchError("the paused bridges still in their groups after a minute");
     }
 
     /** Pipelines {@code n} records round robin over {@code sources}; returns the count of failed sends. */
@@ -372,6 +450,34 @@ final class BridgeBench {
             this.to = to;
             this.firstAt = 0;
             this.lastAt = 0;
+        }
+
+        /** Returns once no log has had a new row for {@code still}; a bridge still writing after a minute fails. */
+        void quiet(Duration still, String what) {
+            long until = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+            long seen = -1;
+            long since = System.nanoTime();
+            while (System.nanoTime() < until) {
+                long now;
+                synchronized (this) {
+                    now = lastOffsets.values().stream()
+                            .mapToLong(Long::longValue)
+                            .sum();
+                }
+                if (now != seen) {
+                    seen = now;
+                    since = System.nanoTime();
+                } else if (System.nanoTime() - since >= still.toNanos()) {
+                    return;
+                }
+                Scenarios.sleep(20);
+            }
+            throw new BenchError(what + ": still writing after a minute");
+        }
+
+        /** The bench rows read so far, over all logs. */
+        synchronized long rows() {
+            return counts.values().stream().mapToLong(c -> c[0]).sum();
         }
 
         /** Each monitor's last seq read so far (its last record's offset + 1), by monitor id. */
