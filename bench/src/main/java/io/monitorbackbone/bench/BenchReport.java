@@ -221,6 +221,21 @@ final class BenchReport {
                             ? null
                             : x.get(part).get("observations_per_s").asDouble() >= 50_000);
         }
+        row(
+                out,
+                s,
+                "10",
+                "Kafka bridge, its first records into a monitor of its own (the JIT warm-up; cold, no target)",
+                x -> x.has("skipped") || !x.has("jit_warm_up")
+                        ? x.path("skipped").asText("not run")
+                        : n(x.get("jit_warm_up"), "records") + " records at " + n(x.get("jit_warm_up"), "records_per_s")
+                                + "/s; "
+                                + fmt(x.get("jit_warm_up")
+                                        .get("server_cpu_us_per_record")
+                                        .asDouble())
+                                + " µs server CPU per record",
+                x -> "",
+                x -> null);
         for (String part : List.of("one_monitor", "16_monitors")) {
             row(
                     out,
