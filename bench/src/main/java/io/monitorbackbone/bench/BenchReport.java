@@ -225,15 +225,16 @@ final class BenchReport {
                 out,
                 s,
                 "10",
-                "Kafka bridge, its first records into a monitor of its own (the JIT warm-up; cold, no target)",
+                "Kafka bridge, the JIT warm-up: bursts into a monitor of its own (no target)",
                 x -> x.has("skipped") || !x.has("jit_warm_up")
                         ? x.path("skipped").asText("not run")
-                        : n(x.get("jit_warm_up"), "records") + " records at " + n(x.get("jit_warm_up"), "records_per_s")
-                                + "/s; "
-                                + fmt(x.get("jit_warm_up")
-                                        .get("server_cpu_us_per_record")
-                                        .asDouble())
-                                + " µs server CPU per record",
+                        : x.get("jit_warm_up").path("bursts").asInt() + " bursts of "
+                                + n(x.get("jit_warm_up").get("first"), "records") + " records; the first (cold) at "
+                                + burst(x.get("jit_warm_up").get("first"))
+                                + (x.get("jit_warm_up").has("last")
+                                        ? "; the last at "
+                                                + burst(x.get("jit_warm_up").get("last"))
+                                        : ""),
                 x -> "",
                 x -> null);
         for (String part : List.of("one_monitor", "16_monitors")) {
@@ -293,7 +294,10 @@ final class BenchReport {
                                             .get("server_cpu_us_per_record")
                                             .asDouble())
                                     + " µs server CPU per record; first record "
-                                    + ms(x.get(part).get("backlog"), "resume_to_first_ms") + " after the resume",
+                                    + ms(x.get(part).get("backlog"), "resume_to_first_ms") + " after the resume; "
+                                    + "every bridge stopped "
+                                    + ms(x.get(part).get("backlog"), "pause_to_stopped_ms")
+                                    + " after the first pause was sent",
                     x -> "≥ 50% of the raw pipelined rate",
                     x -> x.has("skipped") || !x.get(part).has("backlog")
                             ? null
@@ -438,6 +442,12 @@ final class BenchReport {
         }
         out.add("| " + key + " | " + name + " | " + text + " | " + target.of(x) + " | "
                 + (ok == null ? "" : ok ? "yes" : "**no**") + " |");
+    }
+
+    /** A warm-up burst of scenario 10: its rate and the server's CPU per record. */
+    private static String burst(JsonNode b) {
+        return n(b, "records_per_s") + "/s, "
+                + fmt(b.get("server_cpu_us_per_record").asDouble()) + " µs server CPU per record";
     }
 
     private static String ms(JsonNode x, String field) {

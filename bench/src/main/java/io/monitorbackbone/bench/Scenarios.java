@@ -38,7 +38,8 @@ final class Scenarios {
             long bridgeOne,
             long bridgeEach,
             int bridgeWarm,
-            int bridgeRounds) {
+            int bridgeRounds,
+            Duration bridgeJit) {
         static Sizes full() {
             return new Sizes(
                     2_000,
@@ -61,7 +62,8 @@ final class Scenarios {
                     100_000,
                     6_250,
                     500,
-                    300);
+                    300,
+                    Duration.ofSeconds(60));
         }
 
         Sizes withIdleSettle(Duration settle) {
@@ -95,7 +97,8 @@ final class Scenarios {
                     bridgeOne,
                     bridgeEach,
                     bridgeWarm,
-                    bridgeRounds);
+                    bridgeRounds,
+                    bridgeJit);
         }
 
         static Sizes quick() {
@@ -120,7 +123,8 @@ final class Scenarios {
                     2_000,
                     200,
                     20,
-                    10);
+                    10,
+                    Duration.ZERO);
         }
     }
 

@@ -72,6 +72,9 @@ public final class BridgeApp implements AutoCloseable {
     final java.util.concurrent.atomic.AtomicLong rejected = new java.util.concurrent.atomic.AtomicLong();
     final java.util.concurrent.atomic.AtomicLong deadLettered = new java.util.concurrent.atomic.AtomicLong();
     private final Map<String, MonitorBridge> bridges = new ConcurrentHashMap<>();
+    /** Bridges told to stop by the definitions of the current poll, not yet waited for (the role's thread only). */
+    private final Map<String, MonitorBridge> stopping = new HashMap<>();
+
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean caughtUp;
@@ -181,6 +184,7 @@ public final class BridgeApp implements AutoCloseable {
                 c.poll(POLL).forEach(r -> read(r, latest));
             }
             latest.values().forEach(this::reconcile);
+            awaitStopping();
             caughtUp = true;
             LOGGER.info("bridge: started, {} bridged monitor(s) here", bridges.size());
             while (running) {
@@ -190,6 +194,7 @@ public final class BridgeApp implements AutoCloseable {
                         reconcile(m);
                     }
                 }
+                awaitStopping();
             }
         } catch (WakeupException e) {
             // closing
@@ -239,13 +244,27 @@ public final class BridgeApp implements AutoCloseable {
         }
         if (running != null) {
             bridges.remove(m.id());
-            running.stop();
+            // Told now, waited for after the poll's other definitions: sixteen monitors paused together stop
+            // together, each after its transaction in flight, rather than one after another (a second or more).
+            running.stopSoon();
+            stopping.put(m.id(), running);
         }
         if (wanted != null && this.running) {
+            // The same transactional id: the bridge it replaces must have ended its transaction first.
+            MonitorBridge previous = stopping.remove(m.id());
+            if (previous != null) {
+                previous.awaitStopped();
+            }
             MonitorBridge started = new MonitorBridge(settings, m, wanted, clock, this);
             bridges.put(m.id(), started);
             started.start();
         }
+    }
+
+    /** Waits for every bridge told to stop by the definitions just read. */
+    private synchronized void awaitStopping() {
+        stopping.values().forEach(MonitorBridge::awaitStopped);
+        stopping.clear();
     }
 
     private static KafkaConsumer<byte[], byte[]> tableConsumer(Settings settings) {
@@ -278,8 +297,10 @@ public final class BridgeApp implements AutoCloseable {
             table.close(Duration.ZERO);
         }
         synchronized (this) {
-            bridges.values().forEach(MonitorBridge::stop);
+            bridges.values().forEach(MonitorBridge::stopSoon);
+            bridges.values().forEach(MonitorBridge::awaitStopped);
             bridges.clear();
+            awaitStopping();
         }
         admin.close(Duration.ofSeconds(5));
     }

@@ -151,12 +151,25 @@ final class MonitorBridge {
 
     /** Stops after the transaction in flight, if any, has ended; the group's offsets stay where they are. */
     void stop() {
+        stopSoon();
+        awaitStopped();
+    }
+
+    /**
+     * Tells the bridge to stop after its transaction in flight, without waiting: several bridges told at once end
+     * their transactions together, instead of one after another ({@link #awaitStopped} then waits for each).
+     */
+    void stopSoon() {
         running = false;
         stopped.countDown();
         KafkaConsumer<byte[], byte[]> c = consumer;
         if (c != null) {
             c.wakeup();
         }
+    }
+
+    /** Returns once the bridge told to stop has closed its clients (30 s at most). */
+    void awaitStopped() {
         try {
             thread.join(TimeUnit.SECONDS.toMillis(30));
         } catch (InterruptedException e) {
