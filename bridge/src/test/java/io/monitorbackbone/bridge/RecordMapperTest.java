@@ -122,6 +122,19 @@ class RecordMapperTest {
     }
 
     @Test
+    void keysAndHeadersBeyondAsciiAreTheirUtf8Text() {
+        Monitor m = monitor("[\"com.example.order\"]", "{\"format\":\"json\",\"tags\":[\"city\",\"plain\"]}");
+        RecordHeaders headers = new RecordHeaders();
+        headers.add("city", utf8("Zürich 東京"));
+        headers.add("plain", utf8("ascii only"));
+        var draft = ((RecordMapper.Observation) map(m, record("ö-1", utf8("{\"total\":1}"), headers))).draft();
+
+        assertThat(draft.subject()).isEqualTo("ö-1");
+        assertThat(draft.data().at("/tags/city").asText()).isEqualTo("Zürich 東京");
+        assertThat(draft.data().at("/tags/plain").asText()).isEqualTo("ascii only");
+    }
+
+    @Test
     void aSrcClaimIsARejectedRowWithTheRawValue() {
         Monitor m = monitor("[\"com.example.order\"]", "{\"format\":\"json\"}");
         RecordHeaders h = new RecordHeaders();
@@ -131,7 +144,9 @@ class RecordMapperTest {
         assertThat(out).isInstanceOf(RecordMapper.Refused.class);
         JsonNode payload = ((RecordMapper.Refused) out).row().data().get("payload");
         assertThat(payload.get("code").asText()).isEqualTo("TIER_NOT_ASSERTABLE");
-        assertThat(payload.at("/raw/total").asInt()).isEqualTo(1);
+        assertThat(payload.get("raw").toString())
+                .as("the value as the record had it, untouched by the observation it would have been")
+                .isEqualTo("{\"total\":1}");
         assertThat(payload.get("source_ref").asText()).isEqualTo("kafka:orders/2/41");
         assertThat(out.eventId()).isEqualTo("kafka:orders/2/41");
     }
