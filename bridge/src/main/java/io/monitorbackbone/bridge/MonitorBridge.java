@@ -48,10 +48,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One bridged monitor in this process (docs/adr/0015-bridge.md): a consumer in the monitor's own group
- * ({@code mp-bridge.<id>}) reads its source committed, and a transactional producer writes what each polled batch
+ * ({@code mp-bridge.<id>}) reads its source committed, and a transactional producer writes what a batch of records
  * becomes (observations, lease-subject marks, rule reactions, rejected rows, dead letters) together with the batch's
- * next offsets, in one transaction. A crash at any point leaves all of a batch or none of it; a failure closes both
- * clients and starts again from the group's committed offsets.
+ * next offsets, in one transaction. A batch is one poll's records, or, while a backlog waits, those of the polls that
+ * find records already fetched, up to {@link #MAX_TRANSACTION_RECORDS} or {@link #MAX_TRANSACTION_NANOS}. A crash at
+ * any point leaves all of a batch or none of it; a failure closes both clients and starts again from the group's
+ * committed offsets.
  */
 final class MonitorBridge {
     private static final Logger LOGGER = LoggerFactory.getLogger(MonitorBridge.class);
@@ -63,8 +65,17 @@ final class MonitorBridge {
      */
     static final int TRANSACTION_TIMEOUT_MS = 10_000;
 
-    /** Records per poll, and so per transaction, when a backlog waits (docs/benchmarks.md, scenario 10). */
+    /** Records per poll when a backlog waits (docs/benchmarks.md, scenario 10). */
     static final int MAX_POLL_RECORDS = 2_000;
+    /**
+     * A transaction goes on over the polls that find records already fetched, up to this many records or
+     * {@link #MAX_TRANSACTION_NANOS}: a backlog pays its commit (the flush, the offsets, the end of the transaction and
+     * its markers) once per this many records instead of once per poll. A poll that finds nothing ends it at once, so a
+     * record that arrives alone is committed as soon as before.
+     */
+    static final int MAX_TRANSACTION_RECORDS = 10_000;
+    /** How long a transaction is filled at most before its commit: a bound on what a backlog adds to a row's latency. */
+    static final long MAX_TRANSACTION_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     /**
      * The producer's batch per partition: 16 times the default, a few hundred observations. Each partition a transaction
      * writes holds a buffer this large while it fills (the lease-subject marks' too), so it is a cost per bridged monitor.
@@ -213,36 +224,73 @@ final class MonitorBridge {
             if (!awaitSource(producer)) {
                 return;
             }
-            c.subscribe(List.of(source.topic()), new Positioning(c));
-            long checkAt = System.nanoTime() + SOURCE_CHECK.toNanos();
-            while (running) {
-                ConsumerRecords<byte[], byte[]> records = c.poll(POLL);
-                if (!records.isEmpty()) {
-                    write(producer, c, records);
+            c.subscribe(List.of(source.topic()), new Positioning(c, producer));
+            try {
+                follow(producer, c);
+            } catch (RuntimeException e) {
+                if (open != null) {
+                    // Failed with a transaction open: aborted, and the next session reads its records again.
+                    open = null;
+                    abort(producer);
                 }
-                long behind = 0;
-                for (TopicPartition tp : c.assignment()) {
-                    behind += c.currentLag(tp).orElse(0);
-                }
-                lag.set(behind);
-                if (System.nanoTime() - checkAt >= 0) {
-                    checkAt = System.nanoTime() + SOURCE_CHECK.toNanos();
-                    if (totals.sourceProblem(source.topic()) != null) {
-                        // Deleted under the bridge: say so, and read it again once it is back.
-                        c.unsubscribe();
-                        lag.set(0);
-                        if (!awaitSource(producer)) {
-                            return;
-                        }
-                        c.subscribe(List.of(source.topic()), new Positioning(c));
-                    }
-                }
+                throw e;
             }
         } finally {
             consumer = null;
             lag.set(0);
             // The next session reads them again from the committed offsets, the only counts that stand.
             counted.clear();
+        }
+    }
+
+    /** Polls, writes and commits until the bridge is told to stop, then commits what its open transaction holds. */
+    private void follow(KafkaProducer<String, byte[]> producer, KafkaConsumer<byte[], byte[]> c) {
+        long checkAt = System.nanoTime() + SOURCE_CHECK.toNanos();
+        while (running) {
+            ConsumerRecords<byte[], byte[]> records;
+            try {
+                // With a transaction open, only what is fetched already: none ends the transaction now.
+                records = c.poll(open == null ? POLL : Duration.ZERO);
+            } catch (WakeupException stopping) {
+                // Told to stop: what the open transaction holds is written and committed, as a stop promises.
+                if (open != null && !running) {
+                    commit(producer, c);
+                }
+                throw stopping;
+            }
+            if (!records.isEmpty()) {
+                add(producer, records);
+            }
+            if (open != null
+                    && (records.isEmpty()
+                            || open.records >= MAX_TRANSACTION_RECORDS
+                            || System.nanoTime() - open.openedAt >= MAX_TRANSACTION_NANOS)) {
+                commit(producer, c);
+            }
+            if (open != null) {
+                continue;
+            }
+            long behind = 0;
+            for (TopicPartition tp : c.assignment()) {
+                behind += c.currentLag(tp).orElse(0);
+            }
+            lag.set(behind);
+            if (System.nanoTime() - checkAt >= 0) {
+                checkAt = System.nanoTime() + SOURCE_CHECK.toNanos();
+                if (totals.sourceProblem(source.topic()) != null) {
+                    // Deleted under the bridge: say so, and read it again once it is back.
+                    c.unsubscribe();
+                    lag.set(0);
+                    if (!awaitSource(producer)) {
+                        return;
+                    }
+                    c.subscribe(List.of(source.topic()), new Positioning(c, producer));
+                }
+            }
+        }
+        if (open != null) {
+            // Told to stop between two polls of one transaction: it is committed, as a stop promises.
+            commit(producer, c);
         }
     }
 
@@ -300,34 +348,53 @@ final class MonitorBridge {
         }
     }
 
-    private record Pending(Draft draft, String eventId, Future<RecordMetadata> written) {}
+    private record Pending(Draft draft, String eventId, Instant now, Future<RecordMetadata> written) {}
 
-    private void write(
-            KafkaProducer<String, byte[]> producer,
-            KafkaConsumer<byte[], byte[]> c,
-            ConsumerRecords<byte[], byte[]> records) {
-        Monitor current = monitor;
+    /**
+     * The transaction being filled: the rows of one or more polls, and each source partition's next offset and counts
+     * after them. The definition it began with applies to all of it; only the bridge's thread touches it.
+     */
+    private static final class Open {
+        final Monitor monitor;
+        final boolean rules;
+        final long openedAt = System.nanoTime();
+        final Map<TopicPartition, OffsetAndMetadata> next = new HashMap<>();
+        final Map<TopicPartition, BridgeCounts> counts = new HashMap<>();
+        final List<Pending> pending = new ArrayList<>();
+        final Set<String> marked = new HashSet<>();
+        long records;
+        long b;
+        long r;
+        long d;
+
+        Open(Monitor monitor) {
+            this.monitor = monitor;
+            this.rules = monitor.rules() != null
+                    && monitor.rules().isArray()
+                    && !monitor.rules().isEmpty();
+        }
+    }
+
+    /** The transaction open on this bridge's producer, if any. */
+    private Open open;
+
+    /** Writes what a poll's records become in the open transaction, beginning one if none is open. */
+    private void add(KafkaProducer<String, byte[]> producer, ConsumerRecords<byte[], byte[]> records) {
+        if (open == null) {
+            producer.beginTransaction();
+            open = new Open(monitor);
+        }
+        Open t = open;
         String topic = Topics.obs(monitorId);
         Instant now = clock.instant();
-        boolean rules = current.rules() != null
-                && current.rules().isArray()
-                && !current.rules().isEmpty();
-        Map<TopicPartition, OffsetAndMetadata> next = new HashMap<>();
-        Map<TopicPartition, BridgeCounts> counts = new HashMap<>();
-        List<Pending> pending = new ArrayList<>();
-        Set<String> marked = new HashSet<>();
-        long b = 0;
-        long r = 0;
-        long d = 0;
-        producer.beginTransaction();
         try {
             for (ConsumerRecord<byte[], byte[]> record : records) {
                 TopicPartition tp = new TopicPartition(record.topic(), record.partition());
-                BridgeCounts before = counts.computeIfAbsent(tp, p -> counted.getOrDefault(p, BridgeCounts.ZERO));
-                RecordMapper.Outcome outcome = RecordMapper.map(current, source, record, now);
+                BridgeCounts before = t.counts.computeIfAbsent(tp, p -> counted.getOrDefault(p, BridgeCounts.ZERO));
+                RecordMapper.Outcome outcome = RecordMapper.map(t.monitor, source, record, now);
                 if (outcome instanceof RecordMapper.Observation o) {
                     Draft draft = o.draft();
-                    if (draft.subject() != null && marked.add(draft.subject())) {
+                    if (draft.subject() != null && t.marked.add(draft.subject())) {
                         // The leases service's index of claimable subjects, in the same transaction as the row.
                         producer.send(new ProducerRecord<>(
                                 Topics.LEASE_SUBJECTS,
@@ -336,40 +403,54 @@ final class MonitorBridge {
                     }
                     Future<RecordMetadata> written =
                             producer.send(ObservationCodec.encode(topic, monitorId, o.eventId(), draft));
-                    if (rules) {
-                        pending.add(new Pending(draft, o.eventId(), written));
+                    if (t.rules) {
+                        t.pending.add(new Pending(draft, o.eventId(), now, written));
                     }
-                    b++;
-                    counts.put(tp, before.plus(1, 0, 0));
+                    t.b++;
+                    t.counts.put(tp, before.plus(1, 0, 0));
                 } else if (outcome instanceof RecordMapper.Refused refused) {
                     producer.send(ObservationCodec.encode(topic, monitorId, refused.eventId(), refused.row()));
-                    r++;
-                    counts.put(tp, before.plus(0, 1, 0));
+                    t.r++;
+                    t.counts.put(tp, before.plus(0, 1, 0));
                 } else if (outcome instanceof RecordMapper.DeadLetter dead) {
                     producer.send(deadLetter(record, dead));
-                    d++;
-                    counts.put(tp, before.plus(0, 0, 1));
+                    t.d++;
+                    t.counts.put(tp, before.plus(0, 0, 1));
                 }
-                next.put(tp, new OffsetAndMetadata(record.offset() + 1));
+                t.next.put(tp, new OffsetAndMetadata(record.offset() + 1));
+                t.records++;
             }
+        } catch (RuntimeException e) {
+            open = null;
+            abort(producer);
+            throw e;
+        }
+    }
+
+    /** Ends the open transaction: rule reactions, the offsets with their counts, the commit. */
+    private void commit(KafkaProducer<String, byte[]> producer, KafkaConsumer<byte[], byte[]> c) {
+        Open t = open;
+        open = null;
+        String topic = Topics.obs(monitorId);
+        try {
             // Each partition's counts ride with its offset, in the same transaction as the rows they count.
-            counts.forEach(
-                    (tp, n) -> next.put(tp, new OffsetAndMetadata(next.get(tp).offset(), n.metadata())));
-            if (!pending.isEmpty()) {
-                // Rules react to a row's seq, which the broker gives when it appends: the batch is flushed, and each
+            t.counts.forEach((tp, n) ->
+                    t.next.put(tp, new OffsetAndMetadata(t.next.get(tp).offset(), n.metadata())));
+            if (!t.pending.isEmpty()) {
+                // Rules react to a row's seq, which the broker gives when it appends: the rows are flushed, and each
                 // observation's reactions follow in the same transaction, so none is skipped and none outlives an
                 // abort.
                 producer.flush();
-                for (Pending p : pending) {
+                for (Pending p : t.pending) {
                     long seq = Seq.fromOffset(p.written().get().offset());
                     int i = 0;
-                    for (Draft reaction : Rules.reactions(current, p.draft(), seq, now)) {
+                    for (Draft reaction : Rules.reactions(t.monitor, p.draft(), seq, p.now())) {
                         producer.send(
                                 ObservationCodec.encode(topic, monitorId, p.eventId() + "#rule-" + i++, reaction));
                     }
                 }
             }
-            producer.sendOffsetsToTransaction(next, c.groupMetadata());
+            producer.sendOffsetsToTransaction(t.next, c.groupMetadata());
             producer.commitTransaction();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -382,13 +463,13 @@ final class MonitorBridge {
             abort(producer);
             throw e;
         }
-        counted.putAll(counts);
-        bridged.addAndGet(b);
-        rejected.addAndGet(r);
-        deadLettered.addAndGet(d);
-        totals.bridged.addAndGet(b);
-        totals.rejected.addAndGet(r);
-        totals.deadLettered.addAndGet(d);
+        counted.putAll(t.counts);
+        bridged.addAndGet(t.b);
+        rejected.addAndGet(t.r);
+        deadLettered.addAndGet(t.d);
+        totals.bridged.addAndGet(t.b);
+        totals.rejected.addAndGet(t.r);
+        totals.deadLettered.addAndGet(t.d);
     }
 
     private static void abort(KafkaProducer<String, byte[]> producer) {
@@ -418,7 +499,7 @@ final class MonitorBridge {
         p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         p.put(ProducerConfig.ACKS_CONFIG, "all");
         p.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        // A polled batch is written at once and committed: batches the size of a poll's records go out in a few produce
+        // A batch is written at once and committed: batches of a poll's records and more go out in a few produce
         // requests instead of one per 16 KiB (the default), which the broker pays for per request.
         p.put(ProducerConfig.BATCH_SIZE_CONFIG, BATCH_BYTES);
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, TopicLayout.MAX_RECORD_BYTES);
@@ -437,8 +518,8 @@ final class MonitorBridge {
         // A committed offset that retention has passed by starts at the oldest record still there.
         c.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         c.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, false);
-        // One transaction per poll: its begin, offsets and commit (and the commit marker in the monitor's log) are paid
-        // per batch, so a backlog goes in batches of up to this many records; a single record still goes alone.
+        // A backlog is read in polls of up to this many records, a transaction holding several of them; a single
+        // record still goes alone.
         c.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS);
         c.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, FETCH_BYTES);
         c.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, 10_000);
@@ -456,19 +537,34 @@ final class MonitorBridge {
      */
     private final class Positioning implements ConsumerRebalanceListener {
         private final KafkaConsumer<byte[], byte[]> c;
+        private final KafkaProducer<String, byte[]> producer;
 
-        Positioning(KafkaConsumer<byte[], byte[]> c) {
+        Positioning(KafkaConsumer<byte[], byte[]> c, KafkaProducer<String, byte[]> producer) {
             this.c = c;
+            this.producer = producer;
         }
 
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            // Still this group's generation: the open transaction's offsets can be committed, and must be before
+            // another member reads on from them.
+            if (open != null) {
+                commit(producer, c);
+            }
             partitions.forEach(counted::remove);
         }
 
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
             partitions.forEach(counted::remove);
+            if (open != null) {
+                // Another member may read these partitions already: the open transaction cannot commit their offsets.
+                // It is aborted and the session starts again from the committed offsets, so the records it held that
+                // are still this member's are read again rather than skipped.
+                open = null;
+                abort(producer);
+                throw new IllegalStateException("partitions lost with a transaction open; starting again");
+            }
         }
 
         @Override
