@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 /** The results as a Markdown section, each number beside the target, and its place in docs/benchmarks.md. */
 final class BenchReport {
@@ -228,7 +229,11 @@ final class BenchReport {
                 "Kafka bridge, the JIT warm-up: bursts into a monitor of its own (no target)",
                 x -> x.has("skipped") || !x.has("jit_warm_up")
                         ? x.path("skipped").asText("not run")
-                        : x.get("jit_warm_up").path("bursts").asInt() + " bursts of "
+                        : x.get("jit_warm_up").path("bursts").asInt() + " bursts ("
+                                + (x.get("jit_warm_up").path("settled").asBoolean()
+                                        ? "the compilers settled"
+                                        : "the compilers not seen settled")
+                                + ") of "
                                 + n(x.get("jit_warm_up").get("first"), "records") + " records; the first (cold) at "
                                 + burst(x.get("jit_warm_up").get("first"))
                                 + (x.get("jit_warm_up").has("last")
@@ -275,37 +280,19 @@ final class BenchReport {
                             : x.get(part).get("to_raw_pipelined_pct").asDouble() >= 50);
         }
         for (String part : List.of("one_monitor", "16_monitors")) {
+            Function<JsonNode, JsonNode> backlog =
+                    x -> x.has("skipped") ? null : x.get(part).get("backlog");
             row(
                     out,
                     s,
                     "10",
                     "Kafka bridge, a backlog into " + part.replace('_', ' ')
                             + " (the bridges paused while it is written)",
-                    x -> x.has("skipped") || !x.get(part).has("backlog")
-                            ? x.path("skipped").asText("not run")
-                            : n(x.get(part).get("backlog"), "records_per_s") + "/s, "
-                                    + x.get(part)
-                                            .get("backlog")
-                                            .get("to_raw_pipelined_pct")
-                                            .asDouble()
-                                    + "% of the raw producer's pipelined rate in this run; "
-                                    + fmt(x.get(part)
-                                            .get("backlog")
-                                            .get("server_cpu_us_per_record")
-                                            .asDouble())
-                                    + " µs server CPU per record; first record "
-                                    + ms(x.get(part).get("backlog"), "resume_to_first_ms") + " after the resume; "
-                                    + "every bridge stopped "
-                                    + ms(x.get(part).get("backlog"), "pause_to_stopped_ms")
-                                    + " after the first pause was sent",
+                    x -> backlog.apply(x) == null ? x.path("skipped").asText("not run") : backlog(backlog.apply(x)),
                     x -> "≥ 50% of the raw pipelined rate",
-                    x -> x.has("skipped") || !x.get(part).has("backlog")
+                    x -> backlog.apply(x) == null
                             ? null
-                            : x.get(part)
-                                            .get("backlog")
-                                            .get("to_raw_pipelined_pct")
-                                            .asDouble()
-                                    >= 50);
+                            : backlog.apply(x).get("to_raw_pipelined_pct").asDouble() >= 50);
         }
         row(
                 out,
@@ -442,6 +429,16 @@ final class BenchReport {
         }
         out.add("| " + key + " | " + name + " | " + text + " | " + target.of(x) + " | "
                 + (ok == null ? "" : ok ? "yes" : "**no**") + " |");
+    }
+
+    /** Scenario 10's backlog into one monitor or 16: its rate, its share of the raw rate, the pause and the resume. */
+    private static String backlog(JsonNode b) {
+        return n(b, "records_per_s") + "/s, " + b.get("to_raw_pipelined_pct").asDouble()
+                + "% of the raw producer's pipelined rate in this run; "
+                + fmt(b.get("server_cpu_us_per_record").asDouble()) + " µs server CPU per record; first record "
+                + ms(b, "resume_to_first_ms") + " after the resume; every bridge stopped "
+                + ms(b, "pause_to_stopped_ms")
+                + " after the first pause was sent";
     }
 
     /** A warm-up burst of scenario 10: its rate and the server's CPU per record. */

@@ -36,8 +36,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
  * <ul>
  *   <li>The raw producer's pipelined rate for that same record, on the same broker in the same run, before the bridges
  *       and again after them: the mean of the two is the ceiling the bridged rates are ratios of.
- *   <li>Unmeasured as a target: one monitor bridges bursts of twice the one-monitor burst for a minute, so that what
- *       follows times the bridge's compiled code rather than its compilation.
+ *   <li>Unmeasured as a target: one monitor bridges bursts of twice the one-monitor burst until the JIT's compilers
+ *       have settled (three minutes at most), so that what follows times the bridge's compiled code rather than its
+ *       compilation.
  *   <li>Bridged records per second into one monitor and into 16 (each its own one-partition source topic): once every
  *       bridge has bridged its warm-up records, the producer pipelines the burst, and the time runs from its first send
  *       to the moment a committed reader of the monitors' logs has seen the last record's observation. The producer
@@ -146,11 +147,13 @@ final class BridgeBench {
 
     /**
      * A bridge's code compiled before anything is timed: a monitor of its own bridges bursts of {@code n} records (twice
-     * the one-monitor burst), each read to the end of its log, until {@code Sizes.bridgeJit} has passed (one burst at
-     * least). A server that has bridged nothing yet compiles the bridge's, the fold's and the broker's paths during its
-     * first bursts; C2 was still busy a third to half of a core 30 s into bridging (docs/benchmarks.md, 2026-12-07), and
-     * the scenario measured the JIT as much as the bridge. A backbone bridges for days. The first burst is reported as
-     * the cold figure, the last as the warm one.
+     * the one-monitor burst), each read to the end of its log, until a burst's JIT compilers used at most
+     * {@link Scenarios#SETTLED_JIT_SHARE} of a core, as {@code --warm-server} decides for the HTTP scenarios, or
+     * {@code Sizes.bridgeJit} has passed (one burst at least; a {@code --base} server, whose compilers the bench cannot
+     * see, for the whole budget). A server that has bridged nothing yet compiles the bridge's, the fold's and the
+     * broker's transactional paths for minutes on two cores (docs/benchmarks.md, 2026-12-07), and the scenario measured
+     * the JIT as much as the bridge; a backbone bridges for days. The first burst is reported as the cold figure, the
+     * last as the warm one.
      */
     private void jitWarmUp(ObjectNode out, Admin admin, KafkaProducer<byte[], byte[]> producer, long n)
             throws InterruptedException {
@@ -160,26 +163,35 @@ final class BridgeBench {
             m = api.createBridged("bridgejit-" + run, source);
             monitors.add(m);
         }
-        long until = System.nanoTime() + sizes.bridgeJit().toNanos();
+        long t0 = System.nanoTime();
+        long until = t0 + sizes.bridgeJit().toNanos();
         long errors = 0;
         int bursts = 0;
+        boolean settled = false;
+        com.fasterxml.jackson.databind.node.ArrayNode jitShares = out.putArray("burst_jit_share");
         try (LogWatch watch = new LogWatch(t.kafka, List.of(Topics.obs(m.id())))) {
             do {
                 watch.expect(bursts * n, (bursts + 1) * n);
                 double s0 = t.cpuSeconds();
-                long t0 = System.nanoTime();
+                double j0 = t.jitCpuSeconds();
+                long b0 = System.nanoTime();
                 errors += send(producer, List.of(source), n);
                 long[] seen = watch.await("the warm-up records bridged");
-                double seconds = (seen[1] - t0) / 1e9;
+                double seconds = (seen[1] - b0) / 1e9;
                 double server = t.cpuSeconds() - s0;
+                double jitShare = (t.jitCpuSeconds() - j0) / ((System.nanoTime() - b0) / 1e9);
+                jitShares.add(Latencies.round(jitShare));
+                settled = jitShare <= Scenarios.SETTLED_JIT_SHARE;
                 ObjectNode burst = out.putObject(bursts == 0 ? "first" : "last");
                 burst.put("records", n);
                 burst.put("seconds", Latencies.round(seconds));
                 burst.put("records_per_s", Math.round(n / seconds));
                 burst.put("server_cpu_us_per_record", Latencies.round(server * 1e6 / n));
                 bursts++;
-            } while (System.nanoTime() < until);
+            } while (!settled && System.nanoTime() < until);
             out.put("bursts", bursts);
+            out.put("seconds", Latencies.round((System.nanoTime() - t0) / 1e9));
+            out.put("settled", settled);
             out.put("errors", errors + watch.other.get());
         }
     }

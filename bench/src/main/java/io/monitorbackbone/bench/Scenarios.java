@@ -63,7 +63,7 @@ final class Scenarios {
                     6_250,
                     500,
                     300,
-                    Duration.ofSeconds(60));
+                    Duration.ofSeconds(180));
         }
 
         Sizes withIdleSettle(Duration settle) {
