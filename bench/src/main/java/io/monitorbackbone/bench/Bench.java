@@ -28,8 +28,9 @@ public final class Bench {
 
               --scenarios  which of 1..13 to run (default all): 1 sequential publish, 2 publish over 16 connections,
                            3 drain, 4 long-poll wake-up, 5 lease claims, 6 small vs large log, 7 memory, 8 raw producer,
-                           9 an idle server's CPU (a fresh server left alone, by thread), 10 the Kafka bridge (bridged
-                           records/s into 1 and 16 monitors, append to parked pull, against the raw producer's
+                           9 an idle server's CPU (a fresh server left alone, by thread), 10 the Kafka bridge (after
+                           bridging until the compilers settle, 3 min at most: bridged records/s into 1 and 16
+                           monitors, live and as a backlog, append to parked pull, against the raw producer's
                            pipelined rate), 11 batch publish, 12 drain with large pages, 13 readers over N gateways
                            behind HAProxy (needs /usr/sbin/haproxy)
               --gateways   scenario 13 measures 1, 2, ... N gateways (MP_ROLES=gateway) on the first server's broker,
