@@ -22,7 +22,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * The exactly-once check of the bridge's crash tests (BridgeCrashIT, BridgeSpreadIT): numbered JSON ticks written to a
+ * The exactly-once check of the bridge's crash and pause tests (BridgeCrashIT, BridgeSpreadIT, BridgeIT): numbered JSON ticks written to a
  * source by a plain producer, the monitor's log read committed from its start, and the one assertion both make of it
  * (one observation per source record, no ce_id twice, no source offset missing, each key in the order sent).
  */
@@ -78,11 +78,13 @@ final class BridgedTicks implements AutoCloseable {
      * Exactly once: after one more poll (a duplicate would come with the rest of its transaction, which is read by
      * now), the log holds {@code expected} ticks, each source offset once, each key's ticks in the order sent.
      */
-    void assertExactlyOnce(int expected, int atKill) {
+    void assertExactlyOnce(int expected, int atInterruption) {
         log.poll(Duration.ofMillis(500)).forEach(rows::add);
         List<ConsumerRecord<byte[], byte[]>> bridged = ticks();
         assertThat(bridged.size())
-                .as("one observation per source record (%d were in the log at the kill)", atKill)
+                .as(
+                        "one observation per source record (%d were in the log when the bridge was interrupted)",
+                        atInterruption)
                 .isEqualTo(expected);
         Set<String> ids = new HashSet<>();
         bridged.forEach(r -> ids.add(BridgeIT.header(r, "ce_id")));
