@@ -72,7 +72,7 @@ public final class BridgeApp implements AutoCloseable {
     final java.util.concurrent.atomic.AtomicLong rejected = new java.util.concurrent.atomic.AtomicLong();
     final java.util.concurrent.atomic.AtomicLong deadLettered = new java.util.concurrent.atomic.AtomicLong();
     private final Map<String, MonitorBridge> bridges = new ConcurrentHashMap<>();
-    /** Bridges told to stop by the definitions of the current poll, not yet waited for (the role's thread only). */
+    /** Bridges told to stop by the definitions of the current poll, not yet waited for (under this object's lock). */
     private final Map<String, MonitorBridge> stopping = new HashMap<>();
 
     private final Thread thread;

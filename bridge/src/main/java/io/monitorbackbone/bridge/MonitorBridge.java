@@ -252,18 +252,18 @@ final class MonitorBridge {
                 // With a transaction open, only what is fetched already: none ends the transaction now.
                 records = c.poll(open == null ? POLL : Duration.ZERO);
             } catch (WakeupException stopping) {
-                // Told to stop: what the open transaction holds is written and committed, as a stop promises.
-                if (open != null && !running) {
-                    commit(producer, c);
+                if (running) {
+                    throw stopping;
                 }
-                throw stopping;
+                // Told to stop: the open transaction, if any, is committed below.
+                break;
             }
             if (!records.isEmpty()) {
                 add(producer, records);
             }
             if (open != null
                     && (records.isEmpty()
-                            || open.records >= MAX_TRANSACTION_RECORDS
+                            || open.records() >= MAX_TRANSACTION_RECORDS
                             || System.nanoTime() - open.openedAt >= MAX_TRANSACTION_NANOS)) {
                 commit(producer, c);
             }
@@ -289,7 +289,7 @@ final class MonitorBridge {
             }
         }
         if (open != null) {
-            // Told to stop between two polls of one transaction: it is committed, as a stop promises.
+            // Told to stop with a transaction open: what it holds is committed, as a stop promises.
             commit(producer, c);
         }
     }
@@ -362,7 +362,6 @@ final class MonitorBridge {
         final Map<TopicPartition, BridgeCounts> counts = new HashMap<>();
         final List<Pending> pending = new ArrayList<>();
         final Set<String> marked = new HashSet<>();
-        long records;
         long b;
         long r;
         long d;
@@ -372,6 +371,11 @@ final class MonitorBridge {
             this.rules = monitor.rules() != null
                     && monitor.rules().isArray()
                     && !monitor.rules().isEmpty();
+        }
+
+        /** The source records it holds: each became a row, a rejected row or a dead letter. */
+        long records() {
+            return b + r + d;
         }
     }
 
@@ -418,7 +422,6 @@ final class MonitorBridge {
                     t.counts.put(tp, before.plus(0, 0, 1));
                 }
                 t.next.put(tp, new OffsetAndMetadata(record.offset() + 1));
-                t.records++;
             }
         } catch (RuntimeException e) {
             open = null;
