@@ -36,7 +36,7 @@ final class KafkaLog implements Log {
     }
 
     @Override
-    public List<CompletableFuture<Long>> appendAllAsync(String monitorId, List<Draft> drafts) {
+    public CompletableFuture<Appended> appendAllAsync(String monitorId, List<Draft> drafts) {
         return writer.appendAllAsync(monitorId, drafts);
     }
 

@@ -2,20 +2,23 @@ package io.monitorbackbone.gateway.kafka;
 
 import io.monitorbackbone.binding.ObservationCodec;
 import io.monitorbackbone.binding.Topics;
+import io.monitorbackbone.gateway.service.Log;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Seq;
 import io.monitorbackbone.protocol.ServerFault;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -102,21 +105,94 @@ public final class LogWriter {
 
     /**
      * Appends observations to one monitor's log in the order given, handed to the producer one after another in one
-     * go, so they are pipelined: none waits for the acknowledgement of the one before it. Each future holds the seq the
-     * broker gave its record, or fails alone with a {@link ServerFault}.
+     * go, so they are pipelined: none waits for the acknowledgement of the one before it. The stage completes once
+     * every record is settled: each with the seq the broker gave it, or alone with a {@link ServerFault}.
+     *
+     * <p>Each record's acknowledgement only fills its slot and counts down; the stage is completed once, by the last
+     * (or by the group's timer). A chain of futures per record, completed on the producer's network thread and then
+     * joined, was most of that thread's work in a batch publish (docs/benchmarks.md, 2026-12-07, evening).
      */
-    public List<CompletableFuture<Long>> appendAllAsync(String monitorId, List<Draft> drafts) {
+    public CompletableFuture<Log.Appended> appendAllAsync(String monitorId, List<Draft> drafts) {
+        if (drafts.isEmpty()) {
+            return CompletableFuture.completedFuture(Log.Appended.NONE);
+        }
         String topic = Topics.obs(monitorId);
-        List<Pending> pending = new ArrayList<>(drafts.size());
-        for (Draft draft : drafts) {
-            pending.add(new Pending(topic, () -> ObservationCodec.encode(topic, monitorId, null, draft)));
+        Group group = new Group(topic, drafts.size());
+        group.timer = timeouts.schedule(() -> group.expire(ackTimeoutMillis), ackTimeoutMillis, TimeUnit.MILLISECONDS);
+        try {
+            sending.execute(() -> {
+                for (int i = 0; i < drafts.size(); i++) {
+                    if (group.isSettled(i)) {
+                        continue; // timed out while queued: the caller was told nothing was acknowledged, so not sent
+                    }
+                    int at = i;
+                    try {
+                        producer.send(
+                                ObservationCodec.encode(topic, monitorId, null, drafts.get(i)),
+                                (metadata, failure) ->
+                                        group.settle(at, failure == null ? metadata.offset() : 0, failure));
+                    } catch (RuntimeException failure) {
+                        group.settle(at, 0, failure);
+                    }
+                }
+            });
+        } catch (RuntimeException rejected) {
+            for (int i = 0; i < drafts.size(); i++) {
+                group.settle(i, 0, rejected);
+            }
         }
-        submit(pending);
-        List<CompletableFuture<Long>> seqs = new ArrayList<>(pending.size());
-        for (Pending p : pending) {
-            seqs.add(p.written.thenApply(m -> Seq.fromOffset(m.offset())));
+        return group.done;
+    }
+
+    /** Records of one monitor handed to the producer together, settled one by one, answered once. */
+    private static final class Group {
+        private final String topic;
+        private final long[] seqs;
+        private final Throwable[] failures;
+        /** 1 once a record's outcome is decided: by its acknowledgement, its failure, or the timer, whichever is first. */
+        private final AtomicIntegerArray settled;
+
+        private final AtomicInteger open;
+        final CompletableFuture<Log.Appended> done = new CompletableFuture<>();
+        /** Set before the records are handed over, so before any of them can be the last. */
+        volatile ScheduledFuture<?> timer;
+
+        Group(String topic, int size) {
+            this.topic = topic;
+            this.seqs = new long[size];
+            this.failures = new Throwable[size];
+            this.settled = new AtomicIntegerArray(size);
+            this.open = new AtomicInteger(size);
         }
-        return seqs;
+
+        boolean isSettled(int i) {
+            return settled.get(i) != 0;
+        }
+
+        void settle(int i, long offset, Throwable failure) {
+            if (!settled.compareAndSet(i, 0, 1)) {
+                return; // already decided: an acknowledgement after the timer changes nothing the caller was told
+            }
+            if (failure == null) {
+                seqs[i] = Seq.fromOffset(offset);
+            } else {
+                failures[i] = failure instanceof ServerFault
+                        ? failure
+                        : new ServerFault("Kafka did not acknowledge the write to " + topic + ": " + failure, failure);
+            }
+            // The decrement publishes the slot to whoever completes the group (a full fence).
+            if (open.decrementAndGet() == 0) {
+                timer.cancel(false);
+                done.complete(new Log.Appended(seqs, failures));
+            }
+        }
+
+        void expire(long afterMillis) {
+            TimeoutException late = new TimeoutException("no acknowledgement within " + afterMillis + " ms");
+            for (int i = 0; i < seqs.length; i++) {
+                settle(i, 0, late);
+            }
+        }
     }
 
     private CompletableFuture<RecordMetadata> send(String topic, Supplier<ProducerRecord<String, byte[]>> record) {

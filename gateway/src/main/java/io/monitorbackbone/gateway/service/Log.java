@@ -26,12 +26,29 @@ public interface Log {
     CompletableFuture<Long> appendAsync(String monitorId, Draft draft);
 
     /**
-     * Appends records to the monitor's log in this order without waiting between them (pipelined): each stage
-     * completes with its record's seq, or fails alone with a {@code ServerFault}. Rows other writers append at the same
-     * time may fall between them.
+     * Appends records to the monitor's log in this order without waiting between them (pipelined). The stage completes
+     * once every record is settled, each with its seq or alone with a {@code ServerFault}; it never fails itself. Rows
+     * other writers append at the same time may fall between them.
      */
-    default List<CompletableFuture<Long>> appendAllAsync(String monitorId, List<Draft> drafts) {
-        return drafts.stream().map(d -> appendAsync(monitorId, d)).toList();
+    default CompletableFuture<Appended> appendAllAsync(String monitorId, List<Draft> drafts) {
+        List<CompletableFuture<Long>> each =
+                drafts.stream().map(d -> appendAsync(monitorId, d)).toList();
+        return CompletableFuture.allOf(
+                        each.stream().map(s -> s.handle((v, f) -> null)).toArray(CompletableFuture[]::new))
+                .thenApply(all -> {
+                    long[] seqs = new long[each.size()];
+                    Throwable[] failures = new Throwable[each.size()];
+                    for (int i = 0; i < seqs.length; i++) {
+                        CompletableFuture<Long> s = each.get(i);
+                        Throwable f = s.handle((v, t) -> t).join();
+                        if (f instanceof java.util.concurrent.CompletionException c && c.getCause() != null) {
+                            f = c.getCause();
+                        }
+                        failures[i] = f;
+                        seqs[i] = f == null ? s.join() : 0;
+                    }
+                    return new Appended(seqs, failures);
+                });
     }
 
     /** The log's head, retention floor and end, as the broker reports them now. */
@@ -76,6 +93,26 @@ public interface Log {
     record Bounds(long head, long floor, long end) {}
 
     record Entry(long seq, Draft draft) {}
+
+    /**
+     * What {@link #appendAllAsync} came to, record by record in the order given: its seq, or the failure that left it
+     * unwritten ({@code failures[i]} non-null, and then {@code seqs[i]} is meaningless).
+     */
+    record Appended(long[] seqs, Throwable[] failures) {
+        public static final Appended NONE = new Appended(new long[0], new Throwable[0]);
+
+        public int size() {
+            return seqs.length;
+        }
+
+        public long seq(int i) {
+            return seqs[i];
+        }
+
+        public Throwable failure(int i) {
+            return failures[i];
+        }
+    }
 
     /** A seq and its record's timestamp. */
     record Stamped(long seq, Instant timestamp) {}

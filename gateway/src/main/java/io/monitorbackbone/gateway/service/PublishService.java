@@ -248,24 +248,22 @@ public class PublishService {
             }
         }
         return CompletableFuture.allOf(marks.toArray(CompletableFuture[]::new)).thenCompose(marked -> {
-            List<CompletableFuture<Long>> seqs =
-                    log.appendAllAsync(monitorId, items.stream().map(Item::row).toList());
-            return settled(seqs).thenCompose(done -> {
-                List<Draft> reactions = new ArrayList<>();
-                List<Integer> owner = new ArrayList<>();
-                for (int i = 0; i < items.size(); i++) {
-                    Item item = items.get(i);
-                    CompletableFuture<Long> seq = seqs.get(i);
-                    if (item.refusal() == null && !seq.isCompletedExceptionally()) {
-                        for (Draft r : Rules.reactions(monitor, item.row(), seq.join(), now)) {
-                            reactions.add(r);
-                            owner.add(i);
+            return log.appendAllAsync(monitorId, items.stream().map(Item::row).toList())
+                    .thenCompose(seqs -> {
+                        List<Draft> reactions = new ArrayList<>();
+                        List<Integer> owner = new ArrayList<>();
+                        for (int i = 0; i < items.size(); i++) {
+                            Item item = items.get(i);
+                            if (item.refusal() == null && seqs.failure(i) == null) {
+                                for (Draft r : Rules.reactions(monitor, item.row(), seqs.seq(i), now)) {
+                                    reactions.add(r);
+                                    owner.add(i);
+                                }
+                            }
                         }
-                    }
-                }
-                List<CompletableFuture<Long>> reacted = log.appendAllAsync(monitorId, reactions);
-                return settled(reacted).thenApply(all -> batchReply(items, seqs, reacted, owner, start));
-            });
+                        return log.appendAllAsync(monitorId, reactions)
+                                .thenApply(reacted -> batchReply(items, seqs, reacted, owner, start));
+                    });
         });
     }
 
@@ -287,14 +285,10 @@ public class PublishService {
     }
 
     private Reply batchReply(
-            List<Item> items,
-            List<CompletableFuture<Long>> seqs,
-            List<CompletableFuture<Long>> reacted,
-            List<Integer> reactionOwner,
-            long start) {
+            List<Item> items, Log.Appended seqs, Log.Appended reacted, List<Integer> reactionOwner, long start) {
         Throwable[] reactionFailure = new Throwable[items.size()];
         for (int r = 0; r < reacted.size(); r++) {
-            Throwable f = failureOf(reacted.get(r));
+            Throwable f = reacted.failure(r);
             if (f != null && reactionFailure[reactionOwner.get(r)] == null) {
                 reactionFailure[reactionOwner.get(r)] = f;
             }
@@ -306,7 +300,7 @@ public class PublishService {
         int failed = 0;
         for (int i = 0; i < items.size(); i++) {
             Item item = items.get(i);
-            Throwable failure = failureOf(seqs.get(i));
+            Throwable failure = seqs.failure(i);
             if (failure == null) {
                 failure = reactionFailure[i];
             }
@@ -317,13 +311,12 @@ public class PublishService {
                 failed++;
                 outcome = failure;
             } else if (item.refusal() != null) {
-                ProtocolException refusal =
-                        item.refusal().with("rejected_seq", seqs.get(i).join());
+                ProtocolException refusal = item.refusal().with("rejected_seq", seqs.seq(i));
                 results.add(refusal.toJson().put("status", refusal.status()));
                 rejected++;
                 outcome = refusal;
             } else {
-                results.addObject().put("status", 201).put("seq", seqs.get(i).join());
+                results.addObject().put("status", 201).put("seq", seqs.seq(i));
                 accepted++;
                 outcome = null;
             }
@@ -333,17 +326,6 @@ public class PublishService {
         reply.put("rejected", rejected);
         reply.put("failed", failed);
         return Reply.of(200, reply);
-    }
-
-    /** Completes once every stage has, whatever each came to. */
-    private static CompletableFuture<Void> settled(List<CompletableFuture<Long>> stages) {
-        return CompletableFuture.allOf(
-                        stages.stream().map(s -> s.handle((v, f) -> null)).toArray(CompletableFuture[]::new))
-                .thenApply(v -> null);
-    }
-
-    private static Throwable failureOf(CompletableFuture<Long> done) {
-        return done.handle((v, f) -> f).join();
     }
 
     private static ProtocolException inactive(Monitor monitor) {

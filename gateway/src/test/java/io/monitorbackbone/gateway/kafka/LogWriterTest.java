@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.monitorbackbone.gateway.service.Log;
 import io.monitorbackbone.protocol.Draft;
 import io.monitorbackbone.protocol.Json;
 import io.monitorbackbone.protocol.Monitor;
@@ -14,7 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -39,26 +40,26 @@ class LogWriterTest {
         return (ObjectNode) Json.read(json.replace('\'', '"').getBytes(StandardCharsets.UTF_8));
     }
 
-    private void awaitSent(int n, List<CompletableFuture<Long>> seqs) {
-        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-            assertThat(seqs).noneMatch(CompletableFuture::isCompletedExceptionally);
-            assertThat(producer.history()).hasSizeGreaterThanOrEqualTo(n);
-        });
+    private void awaitSent(int n) {
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(producer.history()).hasSizeGreaterThanOrEqualTo(n));
     }
 
     @Test
     void aBatchAcknowledgedWholeLeavesNoTimerAndEachRowHasItsSeq() throws Exception {
         LogWriter writer = new LogWriter(producer, 60_000);
 
-        List<CompletableFuture<Long>> seqs = writer.appendAllAsync("w", drafts(3));
-        awaitSent(3, seqs);
+        CompletableFuture<Log.Appended> written = writer.appendAllAsync("w", drafts(3));
+        awaitSent(3);
         assertThat(writer.timersPending()).as("one timer for the batch").isEqualTo(1);
-        while (producer.completeNext()) {
-            // the broker acknowledges each in order
-        }
+        assertThat(producer.completeNext()).isTrue();
+        assertThat(producer.completeNext()).isTrue();
+        assertThat(written).as("answered only once every row is settled").isNotDone();
+        assertThat(producer.completeNext()).isTrue();
 
-        assertThat(seqs.get(0).get()).isEqualTo(1);
-        assertThat(seqs.get(2).get()).isEqualTo(3);
+        Log.Appended seqs = written.get(30, TimeUnit.SECONDS);
+        assertThat(seqs.failures()).containsOnlyNulls();
+        assertThat(seqs.seqs()).containsExactly(1, 2, 3);
         await().atMost(Duration.ofSeconds(10))
                 .untilAsserted(() -> assertThat(writer.timersPending()).isZero());
     }
@@ -67,19 +68,53 @@ class LogWriterTest {
     void rowsNotAcknowledgedInTimeFailAsServerFaultsAndAcknowledgedOnesStand() throws Exception {
         LogWriter writer = new LogWriter(producer, 2_000);
 
-        List<CompletableFuture<Long>> seqs = writer.appendAllAsync("w", drafts(3));
+        CompletableFuture<Log.Appended> written = writer.appendAllAsync("w", drafts(3));
         // Handed over at once, long before the timer (a row still queued when it runs out is never sent).
-        await().atMost(Duration.ofSeconds(30)).until(() -> producer.history().size() >= 3);
+        awaitSent(3);
         assertThat(producer.completeNext()).isTrue();
 
-        assertThat(seqs.get(0).get()).isEqualTo(1);
-        for (CompletableFuture<Long> late : seqs.subList(1, 3)) {
-            assertThat(late)
-                    .failsWithin(Duration.ofSeconds(30))
-                    .withThrowableOfType(ExecutionException.class)
-                    .withCauseInstanceOf(ServerFault.class)
-                    .withMessageContaining("Kafka did not acknowledge the write to mp.obs.w");
+        Log.Appended seqs = written.get(30, TimeUnit.SECONDS);
+        assertThat(seqs.failure(0)).isNull();
+        assertThat(seqs.seq(0)).isEqualTo(1);
+        for (int late = 1; late < 3; late++) {
+            assertThat(seqs.failure(late))
+                    .isInstanceOf(ServerFault.class)
+                    .hasMessageContaining("Kafka did not acknowledge the write to mp.obs.w")
+                    .hasMessageContaining("no acknowledgement within 2000 ms");
         }
         assertThat(writer.timersPending()).isZero();
+        // An acknowledgement after the timer changes nothing the caller was told.
+        assertThat(producer.completeNext()).isTrue();
+        assertThat(seqs.failure(1)).isInstanceOf(ServerFault.class);
+    }
+
+    @Test
+    void aRowTheBrokerRefusesFailsAloneAndTheOthersHaveTheirSeqs() throws Exception {
+        LogWriter writer = new LogWriter(producer, 60_000);
+
+        CompletableFuture<Log.Appended> written = writer.appendAllAsync("w", drafts(3));
+        awaitSent(3);
+        assertThat(producer.completeNext()).isTrue();
+        assertThat(producer.errorNext(new org.apache.kafka.common.errors.NotEnoughReplicasException("isr")))
+                .isTrue();
+        assertThat(producer.completeNext()).isTrue();
+
+        Log.Appended seqs = written.get(30, TimeUnit.SECONDS);
+        assertThat(seqs.failure(0)).isNull();
+        assertThat(seqs.failure(1)).isInstanceOf(ServerFault.class).hasMessageContaining("isr");
+        assertThat(seqs.failure(2)).isNull();
+        assertThat(seqs.seq(0)).isEqualTo(1);
+        assertThat(seqs.seq(2)).isEqualTo(3);
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(writer.timersPending()).isZero());
+    }
+
+    @Test
+    void nothingToWriteIsAnsweredAtOnceWithoutATimer() {
+        LogWriter writer = new LogWriter(producer, 60_000);
+
+        assertThat(writer.appendAllAsync("w", List.of())).isCompletedWithValueMatching(a -> a.size() == 0);
+        assertThat(writer.timersPending()).isZero();
+        assertThat(producer.history()).isEmpty();
     }
 }
