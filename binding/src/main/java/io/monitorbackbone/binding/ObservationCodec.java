@@ -48,7 +48,7 @@ public final class ObservationCodec {
     private static final String ACTOR = "ce_actor";
     private static final String JSON = "application/json";
     /** The headers {@link #encode} writes, in the order of {@link #decodeOwn}'s values. */
-    private static final java.util.List<String> OWN_HEADERS = java.util.List.of(
+    static final java.util.List<String> OWN_HEADERS = java.util.List.of(
             SPECVERSION, ID, SOURCE, TYPE, CONTENT_TYPE, SUBJECT, TIME, TIER, ORIGIN, VERIFIED, HORIZON, ACTOR);
 
     private ObservationCodec() {}
@@ -140,19 +140,20 @@ public final class ObservationCodec {
      * @param timestamp the record's timestamp: the observation's time when the event carries none
      */
     public static Draft decode(String monitorId, Headers headers, byte[] value, long timestamp) {
+        return decode(monitorId, headers, value, timestamp, null);
+    }
+
+    /** {@link #decode(String, Headers, byte[], long)}, header values made text by {@code texts} when given. */
+    static Draft decode(String monitorId, Headers headers, byte[] value, long timestamp, ObservationDecoder texts) {
         try {
-            return decodeEvent(headers, value, timestamp);
+            Draft draft = decodeOwn(headers, value, timestamp, texts);
+            return draft != null ? draft : decodeWithSdk(headers, value, timestamp);
         } catch (RuntimeException e) {
             String monitor = monitorId != null ? monitorId : monitorOf(headers);
             String reason = e.getClass().getSimpleName() + ": " + e.getMessage();
             return ProtocolRows.undecodable(
                     monitor, value == null ? 0 : value.length, reason, Instant.ofEpochMilli(timestamp));
         }
-    }
-
-    private static Draft decodeEvent(Headers headers, byte[] value, long timestamp) {
-        Draft draft = decodeOwn(headers, value, timestamp);
-        return draft != null ? draft : decodeWithSdk(headers, value, timestamp);
     }
 
     /**
@@ -162,6 +163,10 @@ public final class ObservationCodec {
      * exactly as before, so every record decodes to what the SDK made of it (ObservationCodecTest compares the two).
      */
     public static Draft decodeOwn(Headers headers, byte[] value, long timestamp) {
+        return decodeOwn(headers, value, timestamp, null);
+    }
+
+    private static Draft decodeOwn(Headers headers, byte[] value, long timestamp, ObservationDecoder texts) {
         String[] v = new String[OWN_HEADERS.size()];
         for (org.apache.kafka.common.header.Header h : headers) {
             int at = OWN_HEADERS.indexOf(h.key());
@@ -169,7 +174,7 @@ public final class ObservationCodec {
             if (at < 0 || h.value() == null || v[at] != null) {
                 return null;
             }
-            v[at] = new String(h.value(), StandardCharsets.UTF_8);
+            v[at] = texts == null ? new String(h.value(), StandardCharsets.UTF_8) : texts.text(at, h.value());
         }
         String specversion = v[0];
         String id = v[1];
@@ -194,12 +199,20 @@ public final class ObservationCodec {
             }
         }
         // The SDK's OffsetDateTime.parse is ISO_OFFSET_DATE_TIME, which Times.parseOrNull agrees with (TimesTest).
-        Instant at = time == null ? Instant.ofEpochMilli(timestamp) : Times.parseOrNull(time);
-        if (at == null) {
+        String served = time == null
+                ? Times.format(Instant.ofEpochMilli(timestamp))
+                : texts == null ? servedTime(time) : texts.served(time);
+        if (served == null) {
             return null;
         }
         // subject, then the extensions tier, origin, verified, horizon and actor, in OWN_HEADERS' order
-        return new Draft(type, v[5], Times.format(at), v[7], v[8], v[9], v[10], v[11], data(value));
+        return new Draft(type, v[5], served, v[7], v[8], v[9], v[10], v[11], data(value));
+    }
+
+    /** A {@code ce_time} in the served form, null when it is not a time. */
+    static String servedTime(String time) {
+        Instant at = Times.parseOrNull(time);
+        return at == null ? null : Times.format(at);
     }
 
     /**

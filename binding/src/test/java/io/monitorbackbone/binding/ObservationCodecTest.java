@@ -196,6 +196,8 @@ class ObservationCodecTest {
             "not json".getBytes(StandardCharsets.UTF_8)
         };
         int ownShape = 0;
+        // One decoder through all of them, as a fold reads record after record: what it remembers never shows.
+        ObservationDecoder decoder = new ObservationDecoder();
         for (java.util.function.UnaryOperator<java.util.Map<String, byte[]>> change : changes) {
             for (boolean twice : new boolean[] {false, true}) {
                 for (byte[] value : values) {
@@ -225,6 +227,9 @@ class ObservationCodecTest {
                     } else {
                         assertThat(served).isEqualTo(viaSdk);
                     }
+                    assertThat(decoder.decode("w", headers, value, 1_764_439_200_000L))
+                            .as("by the decoder: " + what)
+                            .isEqualTo(served);
                 }
             }
         }

@@ -1,6 +1,6 @@
 package io.monitorbackbone.bridge;
 
-import io.monitorbackbone.binding.ObservationCodec;
+import io.monitorbackbone.binding.ObservationEncoder;
 import io.monitorbackbone.binding.TopicLayout;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Draft;
@@ -119,6 +119,8 @@ final class MonitorBridge {
      * the bridge's thread touches it (rebalance callbacks run inside its poll).
      */
     private final Map<TopicPartition, BridgeCounts> counted = new HashMap<>();
+    /** Every row this bridge writes is encoded on its thread, by this. */
+    private final ObservationEncoder encoder = new ObservationEncoder();
 
     private final BridgeApp totals;
 
@@ -340,7 +342,7 @@ final class MonitorBridge {
         String eventId = "bridge-source:" + settings.instanceId() + ":" + status + ":" + now.toEpochMilli();
         producer.beginTransaction();
         try {
-            producer.send(ObservationCodec.encode(Topics.obs(monitorId), monitorId, eventId, row));
+            producer.send(encoder.encode(Topics.obs(monitorId), monitorId, eventId, row));
             producer.commitTransaction();
         } catch (RuntimeException e) {
             abort(producer);
@@ -406,14 +408,14 @@ final class MonitorBridge {
                                 draft.horizon().getBytes(StandardCharsets.UTF_8)));
                     }
                     Future<RecordMetadata> written =
-                            producer.send(ObservationCodec.encode(topic, monitorId, o.eventId(), draft));
+                            producer.send(encoder.encode(topic, monitorId, o.eventId(), draft));
                     if (t.rules) {
                         t.pending.add(new Pending(draft, o.eventId(), now, written));
                     }
                     t.b++;
                     t.counts.put(tp, before.plus(1, 0, 0));
                 } else if (outcome instanceof RecordMapper.Refused refused) {
-                    producer.send(ObservationCodec.encode(topic, monitorId, refused.eventId(), refused.row()));
+                    producer.send(encoder.encode(topic, monitorId, refused.eventId(), refused.row()));
                     t.r++;
                     t.counts.put(tp, before.plus(0, 1, 0));
                 } else if (outcome instanceof RecordMapper.DeadLetter dead) {
@@ -448,8 +450,7 @@ final class MonitorBridge {
                     long seq = Seq.fromOffset(p.written().get().offset());
                     int i = 0;
                     for (Draft reaction : Rules.reactions(t.monitor, p.draft(), seq, p.now())) {
-                        producer.send(
-                                ObservationCodec.encode(topic, monitorId, p.eventId() + "#rule-" + i++, reaction));
+                        producer.send(encoder.encode(topic, monitorId, p.eventId() + "#rule-" + i++, reaction));
                     }
                 }
             }

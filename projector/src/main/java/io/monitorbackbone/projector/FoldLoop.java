@@ -1,6 +1,6 @@
 package io.monitorbackbone.projector;
 
-import io.monitorbackbone.binding.ObservationCodec;
+import io.monitorbackbone.binding.ObservationDecoder;
 import io.monitorbackbone.binding.PollPace;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Aggregate;
@@ -47,6 +47,9 @@ final class FoldLoop implements Runnable {
     private final long writeEveryNanos;
     private final Runnable onAssigned;
     private final AtomicReference<Exception> sendFailure = new AtomicReference<>();
+    /** Decodes every record this loop folds, on its thread. */
+    private final ObservationDecoder decoder = new ObservationDecoder();
+
     private volatile boolean closing;
     /** What {@link #monitors} answers other threads: the owned monitors as of the last rebalance. */
     private volatile List<String> owned = List.of();
@@ -162,10 +165,7 @@ final class FoldLoop implements Runnable {
         long seq = Seq.fromOffset(r.offset());
         try {
             boolean first = folds.apply(
-                    monitor,
-                    seq,
-                    ObservationCodec.decode(monitor, r.headers(), r.value(), r.timestamp()),
-                    r.timestamp());
+                    monitor, seq, decoder.decode(monitor, r.headers(), r.value(), r.timestamp()), r.timestamp());
             if (first) {
                 writeAt = System.nanoTime() + writeEveryNanos;
             }

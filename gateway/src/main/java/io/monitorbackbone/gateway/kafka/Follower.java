@@ -1,6 +1,5 @@
 package io.monitorbackbone.gateway.kafka;
 
-import io.monitorbackbone.binding.ObservationCodec;
 import io.monitorbackbone.binding.TopicLayout;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.protocol.Cursor;
@@ -51,6 +50,9 @@ public final class Follower extends ConsumerLoop {
     private final long idleNanos;
     private long lastRelease = System.nanoTime();
     private volatile int logs;
+    /** Decodes every log record this follower applies, on its thread ({@link #step}). */
+    private final io.monitorbackbone.binding.ObservationDecoder decoder =
+            new io.monitorbackbone.binding.ObservationDecoder();
 
     /** @param idle how long a log nothing needs is still followed ({@code MP_FOLLOW_IDLE}) */
     public Follower(KafkaConsumer<byte[], byte[]> consumer, Catalog catalog, Duration idle) {
@@ -323,7 +325,7 @@ public final class Follower extends ConsumerLoop {
                         String monitor = Topics.monitorOf(r.topic());
                         long seq = Seq.fromOffset(r.offset());
                         io.monitorbackbone.protocol.Draft draft =
-                                ObservationCodec.decode(monitor, r.headers(), r.value(), r.timestamp());
+                                decoder.decode(monitor, r.headers(), r.value(), r.timestamp());
                         org.apache.kafka.common.header.Header ceId = r.headers().lastHeader("ce_id");
                         catalog.log(monitor)
                                 .apply(

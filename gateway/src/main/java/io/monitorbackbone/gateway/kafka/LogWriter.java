@@ -1,6 +1,6 @@
 package io.monitorbackbone.gateway.kafka;
 
-import io.monitorbackbone.binding.ObservationCodec;
+import io.monitorbackbone.binding.ObservationEncoder;
 import io.monitorbackbone.binding.Topics;
 import io.monitorbackbone.gateway.service.Log;
 import io.monitorbackbone.protocol.Draft;
@@ -40,6 +40,8 @@ public final class LogWriter {
 
     private final Producer<String, byte[]> producer;
     private final Executor sending;
+    /** Used on the {@link #sending} thread only, where every record is encoded. */
+    private final ObservationEncoder encoder = new ObservationEncoder();
     /**
      * One timer per group of records handed to the producer together (a batch publish's rows, or one record), removed
      * once the last of them is acknowledged: a timer per record on the JDK's shared delay queue was a few percent of a
@@ -78,7 +80,7 @@ public final class LogWriter {
     /** Appends an observation to its monitor's log; the future holds the seq the broker gave it. */
     public CompletableFuture<Long> appendAsync(String monitorId, Draft draft) {
         String topic = Topics.obs(monitorId);
-        return send(topic, () -> ObservationCodec.encode(topic, monitorId, null, draft))
+        return send(topic, () -> encoder.encode(topic, monitorId, null, draft))
                 .thenApply(m -> Seq.fromOffset(m.offset()));
     }
 
@@ -128,7 +130,7 @@ public final class LogWriter {
                     int at = i;
                     try {
                         producer.send(
-                                ObservationCodec.encode(topic, monitorId, null, drafts.get(i)),
+                                encoder.encode(topic, monitorId, null, drafts.get(i)),
                                 (metadata, failure) ->
                                         group.settle(at, failure == null ? metadata.offset() : 0, failure));
                     } catch (RuntimeException failure) {
