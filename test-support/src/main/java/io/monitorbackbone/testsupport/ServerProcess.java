@@ -33,6 +33,9 @@ public final class ServerProcess implements AutoCloseable {
 
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
     private static final String READY_PATH = "/mp/v0/discover";
+    private static final String LIVE_PATH = "/q/health/live";
+    /** Starts after a port chosen free was taken before the server bound it, each on new ports. */
+    private static final int PORT_RETRIES = 2;
     /**
      * The JVM options a test server runs with unless its test sets others: C1 only and the serial collector, which
      * cost a short-lived server far less CPU than the optimising compiler; also what the bench's smoke test passes.
@@ -304,13 +307,17 @@ public final class ServerProcess implements AutoCloseable {
         if (!process.isAlive()) {
             throw new ServerExited("exited with code " + process.exitValue() + " before answering");
         }
-        if (readyLine != null) {
-            return log().contains(readyLine);
-        }
-        HttpRequest request = HttpRequest.newBuilder(baseUri().resolve(READY_PATH))
-                .timeout(Duration.ofSeconds(2))
-                .GET()
-                .build();
+        boolean up = readyLine != null
+                ? log().contains(readyLine)
+                : answers200(baseUri().resolve(READY_PATH));
+        // The management interface binds its port after the application answers: a port taken in between by another
+        // process ends the server, which must not count as started.
+        return up && answers200(managementUri().resolve(LIVE_PATH));
+    }
+
+    private static boolean answers200(URI uri) {
+        HttpRequest request =
+                HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(2)).GET().build();
         try {
             return PROBE.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
         } catch (IOException e) {
@@ -319,6 +326,11 @@ public final class ServerProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for the server", e);
         }
+    }
+
+    /** The server ended because a port it was given was taken by another process before it bound it. */
+    private boolean lostAPort() {
+        return !process.isAlive() && log().contains("already in use");
     }
 
     private String failure(String what) {
@@ -492,7 +504,30 @@ public final class ServerProcess implements AutoCloseable {
         }
 
         /** Launches the server and returns once it answers. */
+        /**
+         * Starts the server and waits until it answers. Ports left to this builder are chosen free just before the
+         * start, so another process may take one first (tests run side by side): a server that ends for that reason is
+         * started again on new ports, at most {@link #PORT_RETRIES} times.
+         */
         public ServerProcess start() {
+            boolean portsChosenHere =
+                    port == 0 && managementPort == 0 && (kafkaPort == 0 || env.containsKey("KAFKA_BOOTSTRAP_SERVERS"));
+            for (int attempt = 0; ; attempt++) {
+                ServerProcess server = create();
+                try {
+                    server.launch();
+                    return server;
+                } catch (IllegalStateException e) {
+                    if (!portsChosenHere || attempt >= PORT_RETRIES || !server.lostAPort()) {
+                        throw e;
+                    }
+                    System.err.println("ServerProcess: a port of :" + server.port
+                            + " was taken before the server bound it (" + server.logFile + "); starting again");
+                }
+            }
+        }
+
+        private ServerProcess create() {
             Path app = jar != null ? jar : defaultJar();
             if (launcher == null && !Files.isRegularFile(app)) {
                 throw new IllegalStateException(
@@ -520,10 +555,8 @@ public final class ServerProcess implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-            ServerProcess server = new ServerProcess(
+            return new ServerProcess(
                     app, jvmOptions, launcher, Map.copyOf(all), httpPort, brokerPort, management, logFile, readyLine);
-            server.launch();
-            return server;
         }
 
         private static Path defaultJar() {
