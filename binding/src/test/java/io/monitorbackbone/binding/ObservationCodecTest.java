@@ -75,7 +75,7 @@ class ObservationCodecTest {
                 .isEqualTo(Vocabulary.UNDECODABLE);
     }
 
-    private static Draft sample(String subject, String time, String data) {
+    static Draft sample(String subject, String time, String data) {
         return new Draft(
                 "demo.note",
                 subject,

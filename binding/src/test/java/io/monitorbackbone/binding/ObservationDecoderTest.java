@@ -3,7 +3,6 @@ package io.monitorbackbone.binding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.monitorbackbone.protocol.Draft;
-import io.monitorbackbone.protocol.Json;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -12,30 +11,14 @@ import org.junit.jupiter.api.Test;
 /** The decoder a fold keeps reads each record as {@link ObservationCodec#decode} does, whatever came before it. */
 class ObservationDecoderTest {
 
-    private static Draft draft(String subject, String time, String actor) {
-        return new Draft(
-                "demo.note",
-                subject,
-                time,
-                "measured",
-                "probe",
-                "machine_verified",
-                "minute",
-                actor,
-                (com.fasterxml.jackson.databind.node.ObjectNode)
-                        Json.read("{\"n\":1}".getBytes(StandardCharsets.UTF_8)));
-    }
-
     @Test
     void recordAfterRecordWhatTheCodecReads() {
         ObservationDecoder decoder = new ObservationDecoder();
         String[] times = {"2026-11-29T18:00:00.000Z", "2026-11-29T18:00:00.000Z", "2026-11-29T18:00:01.500Z"};
         long timestamp = 1_764_439_200_000L;
         for (int i = 0; i < 40; i++) {
-            Draft d = draft(
-                    i % 3 == 0 ? null : "s-" + (i % 5),
-                    times[(i / 4) % times.length],
-                    i % 7 == 0 ? "agent:x" : "probe:ci");
+            Draft d = ObservationCodecTest.sample(
+                    i % 3 == 0 ? null : "s-" + (i % 5), times[(i / 4) % times.length], "{\"n\":" + (i % 2) + "}");
             ProducerRecord<String, byte[]> r = ObservationCodec.encode("mp.obs.w", "w", null, d);
             RecordHeaders headers = new RecordHeaders(r.headers().toArray());
             if (i % 6 == 5) {
