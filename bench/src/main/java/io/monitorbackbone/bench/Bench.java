@@ -159,7 +159,12 @@ public final class Bench {
             java.time.Duration warm = warmBudget(o, quick, base);
             if (!warm.isZero() && which.stream().anyMatch(MAIN_SERVER_SCENARIOS::contains)) {
                 System.err.printf("bench: warming the server up (at most %d s) …%n", warm.toSeconds());
-                r.set("server_warm_up", s.warmServer(warm));
+                try {
+                    r.set("server_warm_up", s.warmServer(warm));
+                } catch (RuntimeException ex) {
+                    failed = true; // the server's logs are kept: a server that ended here says why only there
+                    throw ex;
+                }
                 System.err.printf("bench: warm-up: %s%n", r.get("server_warm_up"));
             }
             for (Map.Entry<String, Supplier<ObjectNode>> e : plan.entrySet()) {

@@ -32,6 +32,15 @@ public final class FakeServer {
             exchange.close();
         });
         server.start();
+        // The gateway's management interface, whose liveness ServerProcess also waits for.
+        int managementPort = Integer.parseInt(System.getenv("MP_MANAGEMENT_PORT"));
+        HttpServer management =
+                HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), managementPort), 0);
+        management.createContext("/q/health/live", exchange -> {
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        management.start();
         System.out.println("fake server up on " + port);
     }
 
