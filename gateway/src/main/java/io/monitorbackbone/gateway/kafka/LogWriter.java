@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -109,59 +110,84 @@ public final class LogWriter {
      * Appends observations to one monitor's log in the order given, handed to the producer one after another in one
      * go, so they are pipelined: none waits for the acknowledgement of the one before it. The stage completes once
      * every record is settled: each with the seq the broker gave it, or alone with a {@link ServerFault}.
-     *
-     * <p>Each record's acknowledgement only fills its slot and counts down; the stage is completed once, by the last
-     * (or by the group's timer). A chain of futures per record, completed on the producer's network thread and then
-     * joined, was most of that thread's work in a batch publish (docs/benchmarks.md, 2026-12-07, evening).
      */
     public CompletableFuture<Log.Appended> appendAllAsync(String monitorId, List<Draft> drafts) {
         if (drafts.isEmpty()) {
             return CompletableFuture.completedFuture(Log.Appended.NONE);
         }
         String topic = Topics.obs(monitorId);
-        Group group = new Group(topic, drafts.size());
+        return submit(topic, drafts.size(), i -> encoder.encode(topic, monitorId, null, drafts.get(i)))
+                .thenApply(group -> {
+                    long[] seqs = new long[group.written.length];
+                    for (int i = 0; i < seqs.length; i++) {
+                        seqs[i] = group.failures[i] == null ? Seq.fromOffset(group.written[i].offset()) : 0;
+                    }
+                    return new Log.Appended(seqs, group.failures);
+                });
+    }
+
+    /** One record, done when Kafka acknowledged it, or failed with a {@link ServerFault}. */
+    private CompletableFuture<RecordMetadata> send(String topic, Supplier<ProducerRecord<String, byte[]>> record) {
+        return submit(topic, 1, i -> record.get())
+                .thenCompose(group -> group.failures[0] == null
+                        ? CompletableFuture.completedFuture(group.written[0])
+                        : CompletableFuture.failedFuture(group.failures[0]));
+    }
+
+    /**
+     * Hands {@code size} records to the producer in their order, in one task of the writer's thread ({@code record}
+     * makes each there), under one timer; the stage completes once every record is settled.
+     */
+    private CompletableFuture<Group> submit(
+            String topic, int size, IntFunction<ProducerRecord<String, byte[]>> record) {
+        Group group = new Group(topic, size);
         group.timer = timeouts.schedule(() -> group.expire(ackTimeoutMillis), ackTimeoutMillis, TimeUnit.MILLISECONDS);
         try {
             sending.execute(() -> {
-                for (int i = 0; i < drafts.size(); i++) {
+                for (int i = 0; i < size; i++) {
                     if (group.isSettled(i)) {
                         continue; // timed out while queued: the caller was told nothing was acknowledged, so not sent
                     }
                     int at = i;
                     try {
-                        producer.send(
-                                encoder.encode(topic, monitorId, null, drafts.get(i)),
-                                (metadata, failure) ->
-                                        group.settle(at, failure == null ? metadata.offset() : 0, failure));
+                        producer.send(record.apply(i), (metadata, failure) -> group.settle(at, metadata, failure));
                     } catch (RuntimeException failure) {
-                        group.settle(at, 0, failure);
+                        group.settle(at, null, failure);
                     }
                 }
             });
         } catch (RuntimeException rejected) {
-            for (int i = 0; i < drafts.size(); i++) {
-                group.settle(i, 0, rejected);
+            for (int i = 0; i < size; i++) {
+                group.settle(i, null, rejected);
             }
         }
         return group.done;
     }
 
-    /** Records of one monitor handed to the producer together, settled one by one, answered once. */
+    /**
+     * Records handed to the producer together (a batch publish's rows, or one record), settled one by one, answered
+     * once: each acknowledgement only fills its slot and counts down, and the last (or the group's timer) completes the
+     * group. A chain of futures per record, completed on the producer's network thread and then joined, was most of
+     * that thread's work in a batch publish (docs/benchmarks.md, 2026-12-07, evening); a timer per record on the JDK's
+     * shared delay queue was a few percent more.
+     */
     private static final class Group {
         private final String topic;
-        private final long[] seqs;
-        private final Throwable[] failures;
+        /** What the broker acknowledged for each record; meaningless where {@link #failures} has one. */
+        final RecordMetadata[] written;
+        /** Why each record was not written ({@link ServerFault}s), null where it was. */
+        final Throwable[] failures;
         /** 1 once a record's outcome is decided: by its acknowledgement, its failure, or the timer, whichever is first. */
         private final AtomicIntegerArray settled;
 
         private final AtomicInteger open;
-        final CompletableFuture<Log.Appended> done = new CompletableFuture<>();
+        final CompletableFuture<Group> done = new CompletableFuture<>();
         /** Set before the records are handed over, so before any of them can be the last. */
         volatile ScheduledFuture<?> timer;
 
         Group(String topic, int size) {
             this.topic = topic;
-            this.seqs = new long[size];
+            this.written = new RecordMetadata[size];
             this.failures = new Throwable[size];
             this.settled = new AtomicIntegerArray(size);
             this.open = new AtomicInteger(size);
@@ -171,12 +197,12 @@ public final class LogWriter {
             return settled.get(i) != 0;
         }
 
-        void settle(int i, long offset, Throwable failure) {
+        void settle(int i, RecordMetadata metadata, Throwable failure) {
             if (!settled.compareAndSet(i, 0, 1)) {
                 return; // already decided: an acknowledgement after the timer changes nothing the caller was told
             }
             if (failure == null) {
-                seqs[i] = Seq.fromOffset(offset);
+                written[i] = metadata;
             } else {
                 failures[i] = failure instanceof ServerFault
                         ? failure
@@ -185,100 +211,16 @@ public final class LogWriter {
             // The decrement publishes the slot to whoever completes the group (a full fence).
             if (open.decrementAndGet() == 0) {
                 timer.cancel(false);
-                done.complete(new Log.Appended(seqs, failures));
+                done.complete(this);
             }
         }
 
         void expire(long afterMillis) {
             TimeoutException late = new TimeoutException("no acknowledgement within " + afterMillis + " ms");
-            for (int i = 0; i < seqs.length; i++) {
-                settle(i, 0, late);
+            for (int i = 0; i < written.length; i++) {
+                settle(i, null, late);
             }
         }
-    }
-
-    private CompletableFuture<RecordMetadata> send(String topic, Supplier<ProducerRecord<String, byte[]>> record) {
-        Pending pending = new Pending(topic, record);
-        submit(List.of(pending));
-        return pending.written;
-    }
-
-    /**
-     * One record on its way: {@code written} completes from Kafka's acknowledgement, or fails with a ServerFault (the
-     * broker refused it, or its group's timer ran out first).
-     */
-    private static final class Pending {
-        final Supplier<ProducerRecord<String, byte[]>> record;
-        final CompletableFuture<RecordMetadata> acked = new CompletableFuture<>();
-        final CompletableFuture<RecordMetadata> written = new CompletableFuture<>();
-        /** Told once this record is settled, before {@link #written} completes; set before it is handed over. */
-        volatile Runnable settled = () -> {};
-
-        Pending(String topic, Supplier<ProducerRecord<String, byte[]>> record) {
-            this.record = record;
-            acked.whenComplete((metadata, failure) -> {
-                settled.run();
-                if (failure == null) {
-                    written.complete(metadata);
-                } else {
-                    written.completeExceptionally(
-                            failure instanceof ServerFault
-                                    ? failure
-                                    : new ServerFault(
-                                            "Kafka did not acknowledge the write to " + topic + ": " + failure,
-                                            failure));
-                }
-            });
-        }
-    }
-
-    /** Hands the records to the producer in their order, in one task of the writer's thread. */
-    private void submit(List<Pending> records) {
-        arm(records);
-        try {
-            sending.execute(() -> {
-                for (Pending p : records) {
-                    if (p.acked.isDone()) {
-                        continue; // timed out while queued: the caller was told nothing was acknowledged, so not sent
-                    }
-                    try {
-                        producer.send(p.record.get(), (metadata, failure) -> {
-                            if (failure == null) {
-                                p.acked.complete(metadata);
-                            } else {
-                                p.acked.completeExceptionally(failure);
-                            }
-                        });
-                    } catch (RuntimeException failure) {
-                        p.acked.completeExceptionally(failure);
-                    }
-                }
-            });
-        } catch (RuntimeException rejected) {
-            records.forEach(p -> p.acked.completeExceptionally(rejected));
-        }
-    }
-
-    /**
-     * One timer for records handed over together: it fails each of them not acknowledged within the timeout, and is
-     * removed once the last of them is settled.
-     */
-    private void arm(List<Pending> records) {
-        java.util.concurrent.atomic.AtomicInteger open = new java.util.concurrent.atomic.AtomicInteger(records.size());
-        java.util.concurrent.ScheduledFuture<?> timer = timeouts.schedule(
-                () -> {
-                    TimeoutException late =
-                            new TimeoutException("no acknowledgement within " + ackTimeoutMillis + " ms");
-                    records.forEach(p -> p.acked.completeExceptionally(late));
-                },
-                ackTimeoutMillis,
-                TimeUnit.MILLISECONDS);
-        Runnable settled = () -> {
-            if (open.decrementAndGet() == 0) {
-                timer.cancel(false);
-            }
-        };
-        records.forEach(p -> p.settled = settled);
     }
 
     /** Timers still waiting: one per group of records not all settled yet. */
