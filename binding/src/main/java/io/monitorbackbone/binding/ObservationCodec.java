@@ -34,19 +34,19 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 public final class ObservationCodec {
     public static final String SOURCE_PREFIX = "monitor:";
 
-    private static final String SPECVERSION = "ce_specversion";
-    private static final String ID = "ce_id";
-    private static final String SOURCE = "ce_source";
-    private static final String TYPE = "ce_type";
-    private static final String CONTENT_TYPE = "content-type";
-    private static final String SUBJECT = "ce_subject";
-    private static final String TIME = "ce_time";
-    private static final String TIER = "ce_tier";
-    private static final String ORIGIN = "ce_origin";
-    private static final String VERIFIED = "ce_verified";
-    private static final String HORIZON = "ce_horizon";
-    private static final String ACTOR = "ce_actor";
-    private static final String JSON = "application/json";
+    static final String SPECVERSION = "ce_specversion";
+    static final String ID = "ce_id";
+    static final String SOURCE = "ce_source";
+    static final String TYPE = "ce_type";
+    static final String CONTENT_TYPE = "content-type";
+    static final String SUBJECT = "ce_subject";
+    static final String TIME = "ce_time";
+    static final String TIER = "ce_tier";
+    static final String ORIGIN = "ce_origin";
+    static final String VERIFIED = "ce_verified";
+    static final String HORIZON = "ce_horizon";
+    static final String ACTOR = "ce_actor";
+    static final String JSON = "application/json";
     /** The headers {@link #encode} writes, in the order of {@link #decodeOwn}'s values. */
     static final java.util.List<String> OWN_HEADERS = java.util.List.of(
             SPECVERSION, ID, SOURCE, TYPE, CONTENT_TYPE, SUBJECT, TIME, TIER, ORIGIN, VERIFIED, HORIZON, ACTOR);

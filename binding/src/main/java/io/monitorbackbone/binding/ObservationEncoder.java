@@ -29,8 +29,8 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * thread-safe: one per writing thread.
  */
 public final class ObservationEncoder {
-    private static final byte[] SPECVERSION = bytes("1.0");
-    private static final byte[] CONTENT_TYPE = bytes("application/json");
+    private static final byte[] SPECVERSION_1_0 = bytes("1.0");
+    private static final byte[] JSON = bytes(ObservationCodec.JSON);
     private static final int TYPE = 0;
     private static final int SUBJECT = 1;
     private static final int TIER = 2;
@@ -50,21 +50,25 @@ public final class ObservationEncoder {
     /** @param eventId the {@code ce_id}; null for a fresh random one */
     public ProducerRecord<String, byte[]> encode(String topic, String monitorId, String eventId, Draft draft) {
         Headers headers = new RecordHeaders();
-        headers.add(new RecordHeader("ce_specversion", SPECVERSION));
-        headers.add(new RecordHeader("ce_id", bytes(eventId == null ? randomId() : eventId)));
-        headers.add(new RecordHeader("ce_source", repeated(SOURCE, monitorId, true)));
-        headers.add(new RecordHeader("ce_type", repeated(TYPE, Objects.requireNonNull(draft.type(), "type"), false)));
-        headers.add(new RecordHeader("content-type", CONTENT_TYPE));
+        headers.add(new RecordHeader(ObservationCodec.SPECVERSION, SPECVERSION_1_0));
+        headers.add(new RecordHeader(ObservationCodec.ID, bytes(eventId == null ? randomId() : eventId)));
+        headers.add(new RecordHeader(ObservationCodec.SOURCE, repeated(SOURCE, monitorId, true)));
+        headers.add(new RecordHeader(
+                ObservationCodec.TYPE, repeated(TYPE, Objects.requireNonNull(draft.type(), "type"), false)));
+        headers.add(new RecordHeader(ObservationCodec.CONTENT_TYPE, JSON));
         if (draft.subject() != null) {
-            headers.add(new RecordHeader("ce_subject", repeated(SUBJECT, draft.subject(), false)));
+            headers.add(new RecordHeader(ObservationCodec.SUBJECT, repeated(SUBJECT, draft.subject(), false)));
         }
-        headers.add(new RecordHeader("ce_time", time(draft.time())));
-        headers.add(new RecordHeader("ce_tier", repeated(TIER, extension("tier", draft.tier()), false)));
-        headers.add(new RecordHeader("ce_origin", repeated(ORIGIN, extension("origin", draft.origin()), false)));
+        headers.add(new RecordHeader(ObservationCodec.TIME, time(draft.time())));
+        headers.add(new RecordHeader(ObservationCodec.TIER, repeated(TIER, extension("tier", draft.tier()), false)));
+        headers.add(new RecordHeader(
+                ObservationCodec.ORIGIN, repeated(ORIGIN, extension("origin", draft.origin()), false)));
+        headers.add(new RecordHeader(
+                ObservationCodec.VERIFIED, repeated(VERIFIED, extension("verified", draft.verified()), false)));
+        headers.add(new RecordHeader(
+                ObservationCodec.HORIZON, repeated(HORIZON, extension("horizon", draft.horizon()), false)));
         headers.add(
-                new RecordHeader("ce_verified", repeated(VERIFIED, extension("verified", draft.verified()), false)));
-        headers.add(new RecordHeader("ce_horizon", repeated(HORIZON, extension("horizon", draft.horizon()), false)));
-        headers.add(new RecordHeader("ce_actor", repeated(ACTOR, extension("actor", draft.actor()), false)));
+                new RecordHeader(ObservationCodec.ACTOR, repeated(ACTOR, extension("actor", draft.actor()), false)));
         return new ProducerRecord<>(topic, null, null, draft.subject(), data(draft.data()), headers);
     }
 
