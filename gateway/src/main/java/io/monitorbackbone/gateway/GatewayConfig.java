@@ -144,5 +144,15 @@ public interface GatewayConfig {
         /** Partitions of the lease command and reply topics: how far the leases service can spread. */
         @WithDefault("6")
         int leasePartitions();
+
+        /**
+         * Producers the gateway appends observations with, each a connection of its own: batch publishes take them in
+         * turn, single rows and the tables' writes the first (docs/adr/0019-log-producers.md). 1 to
+         * {@link #MAX_LOG_PRODUCERS}.
+         */
+        @WithDefault("2")
+        int logProducers();
+
+        int MAX_LOG_PRODUCERS = 8;
     }
 }

@@ -100,6 +100,7 @@ public class Lifecycle {
                 config.kafka().port());
         StartChecks.managementPortFree(managementHost, managementPort);
         StartChecks.kafkaClientProperties(System.getenv());
+        StartChecks.logProducers(config.kafka().logProducers());
         io.monitorbackbone.binding.Durability durability = StartChecks.durability(config.kafka());
         // Every role's topics are created with these settings: the cluster is asked once, before any is created.
         KafkaRuntime runtime = StartChecks.onTheCluster(() -> kafka.startBroker(config, System.getenv()));

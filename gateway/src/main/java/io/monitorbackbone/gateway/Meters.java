@@ -166,7 +166,9 @@ public class Meters {
                     .register(registry);
         }
         KafkaRuntime runtime = kafka.runtime();
-        bindClient(new KafkaClientMetrics(withoutMonitorTopics(Producer.class, runtime.producer())));
+        for (Producer<String, byte[]> producer : runtime.logProducers()) {
+            bindClient(new KafkaClientMetrics(withoutMonitorTopics(Producer.class, producer)));
+        }
         if (follower != null) {
             // What this gateway fetches of the tables and of the logs its readers need.
             bindClient(new KafkaClientMetrics(withoutMonitorTopics(Consumer.class, follower.meteredConsumer())));

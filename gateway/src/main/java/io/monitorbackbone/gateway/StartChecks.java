@@ -61,6 +61,14 @@ final class StartChecks {
         }
     }
 
+    /** The producers observations are appended with ({@code MP_LOG_PRODUCERS}): 1 to {@code MAX_LOG_PRODUCERS}. */
+    static void logProducers(int producers) {
+        if (producers < 1 || producers > GatewayConfig.Kafka.MAX_LOG_PRODUCERS) {
+            throw refused("monitor-backbone cannot start: MP_LOG_PRODUCERS is " + producers + "; it must be 1 to "
+                    + GatewayConfig.Kafka.MAX_LOG_PRODUCERS);
+        }
+    }
+
     /** The Kafka client properties passed through ({@code MP_KAFKA_*}): one the server sets per client is refused. */
     static void kafkaClientProperties(java.util.Map<String, String> env) {
         try {

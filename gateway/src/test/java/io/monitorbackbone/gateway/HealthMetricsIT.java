@@ -83,6 +83,17 @@ class HealthMetricsIT {
             Http.Response refused = api.post(
                     "/mp/v0/monitors/" + monitor.id() + "/observations", "{\"tier\":\"bogus\"}", monitor.ownerToken());
             assertThat(refused.json().has("rejected_seq")).as(refused.body()).isTrue();
+            // Two batches: batches take the log producers in turn (MP_LOG_PRODUCERS, 2 by default).
+            for (int batch = 0; batch < 2; batch++) {
+                Http.Response batched = api.post(
+                        "/mp/v0/monitors/" + monitor.id() + "/observations/batch",
+                        "{\"observations\":[{\"type\":\"com.example.ci.run\",\"subject\":\"job-2\"},"
+                                + "{\"type\":\"com.example.ci.run\",\"subject\":\"job-3\"}]}",
+                        monitor.ownerToken());
+                assertThat(batched.json().path("accepted").asInt())
+                        .as(batched.body())
+                        .isEqualTo(2);
+            }
             Http.Response sub = api.post(
                     "/mp/v0/subscriptions",
                     "{\"monitor\":\"" + monitor.id()
@@ -120,6 +131,11 @@ class HealthMetricsIT {
             assertThat(value(metrics, "mp_subscriptions_active", "")).isEqualTo(1);
             assertThat(value(metrics, "mp_follower_lag_records", "")).isGreaterThanOrEqualTo(0);
             assertThat(value(metrics, "mp_build_info", "version=\"")).isEqualTo(1);
+            // Both log producers wrote: the first everything else and one batch, the second the other batch.
+            assertThat(value(metrics, "kafka_producer_record_send_total", "client_id=\"mp-gateway\""))
+                    .isGreaterThanOrEqualTo(2);
+            assertThat(value(metrics, "kafka_producer_record_send_total", "client_id=\"mp-gateway-1\""))
+                    .isEqualTo(2);
             // HTTP server, JVM and Kafka clients' meters are there too; none is per monitor.
             assertThat(metrics)
                     .contains("http_server_requests_seconds_count")

@@ -114,6 +114,18 @@ class StartStopIT {
     }
 
     @Test
+    void aLogProducerCountOutOfRangeIsOneClearLineBeforeAnythingStarts(@TempDir Path data) throws Exception {
+        RefusedStart run = runJar(data, FreePorts.next(), FreePorts.next(), java.util.Map.of("MP_LOG_PRODUCERS", "0"));
+
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output())
+                .contains("monitor-backbone cannot start: MP_LOG_PRODUCERS is 0; it must be 1 to 8")
+                .doesNotContain("ready");
+        assertShortWithoutStackTrace(run.output());
+        assertThat(data.resolve("kafka")).as("nothing started before the check").doesNotExist();
+    }
+
+    @Test
     void aTakenKafkaPortIsOneClearLine(@TempDir Path data) throws Exception {
         try (ServerSocket taken = listener()) {
             RefusedStart run = runJar(data, FreePorts.next(), taken.getLocalPort());

@@ -99,7 +99,7 @@ public class KafkaPorts {
             }
             return followed.lastSeq();
         });
-        writer = new LogWriter(cluster.producer());
+        writer = new LogWriter(cluster.logProducers());
         CursorWrites cursors = new CursorWrites(
                 view,
                 writer,

@@ -28,10 +28,10 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.jboss.logging.Logger;
 
 /**
- * The Kafka side of one gateway process: the embedded broker when no cluster is configured, one admin client, one
- * idempotent producer, and the settings every consumer shares, all configured from one {@link KafkaClients} and with
- * topics laid out by one {@link TopicLayout}. Started and stopped by {@code Lifecycle} in a fixed order so the broker
- * outlives its clients.
+ * The Kafka side of one gateway process: the embedded broker when no cluster is configured, one admin client, the
+ * idempotent producers ({@code MP_LOG_PRODUCERS}, the first also for the tables), and the settings every consumer
+ * shares, all configured from one {@link KafkaClients} and with topics laid out by one {@link TopicLayout}. Started
+ * and stopped by {@code Lifecycle} in a fixed order so the broker outlives its clients.
  */
 public final class KafkaRuntime implements AutoCloseable {
     private static final Logger LOGGER = Logger.getLogger(KafkaRuntime.class);
@@ -69,6 +69,8 @@ public final class KafkaRuntime implements AutoCloseable {
     private final EmbeddedKafka broker;
     private final Admin admin;
     private final KafkaProducer<String, byte[]> producer;
+    /** {@link #producer} first, then the others observations are appended with ({@code MP_LOG_PRODUCERS}). */
+    private final List<KafkaProducer<String, byte[]>> logProducers;
 
     private KafkaRuntime(GatewayConfig.Kafka config, EmbeddedKafka broker, KafkaClients clients) {
         this.clients = clients;
@@ -86,8 +88,15 @@ public final class KafkaRuntime implements AutoCloseable {
         p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
         p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, MAX_RECORD_BYTES);
-        this.producer = new KafkaProducer<>(
-                clients.properties("mp-gateway", p), new StringSerializer(), new ByteArraySerializer());
+        List<KafkaProducer<String, byte[]>> producers = new java.util.ArrayList<>();
+        for (int i = 0; i < config.logProducers(); i++) {
+            producers.add(new KafkaProducer<>(
+                    clients.properties(i == 0 ? "mp-gateway" : "mp-gateway-" + i, p),
+                    new StringSerializer(),
+                    new ByteArraySerializer()));
+        }
+        this.logProducers = List.copyOf(producers);
+        this.producer = logProducers.get(0);
     }
 
     /**
@@ -400,8 +409,14 @@ public final class KafkaRuntime implements AutoCloseable {
         return admin;
     }
 
+    /** The producer of the tables and the lease commands, and the first of {@link #logProducers}. */
     public KafkaProducer<String, byte[]> producer() {
         return producer;
+    }
+
+    /** The producers observations are appended with, {@link #producer} first: a {@code LogWriter}'s lanes. */
+    public List<KafkaProducer<String, byte[]>> logProducers() {
+        return logProducers;
     }
 
     public String bootstrapServers() {
@@ -415,7 +430,9 @@ public final class KafkaRuntime implements AutoCloseable {
     @Override
     public void close() {
         try {
-            producer.close(java.time.Duration.ofSeconds(10));
+            for (KafkaProducer<String, byte[]> p : logProducers) {
+                p.close(java.time.Duration.ofSeconds(10));
+            }
             admin.close(java.time.Duration.ofSeconds(10));
         } finally {
             if (broker != null) {

@@ -31,18 +31,43 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * <p>The {@code …Async} methods return at once; their future is completed from the producer's callback, on the
  * producer's network thread, with the acknowledged result, or fails with a {@link ServerFault} (the broker refused the
  * write, or did not acknowledge it within 35 s). No thread waits for an acknowledgement: the bound is a timer. The
- * records are encoded and handed to the producer on this writer's own thread, never on the caller's nor in a
+ * records are encoded and handed to the producer on a writer thread of its own, never on the caller's nor in a
  * producer callback, since the producer's {@code send} may wait (for a topic's metadata, or for buffer space) and
  * that wait on the network thread would be a wait for itself; so a stage that depends on a write may write again, but
  * must not block. The blocking methods wait for the same futures, for the services that still block.
+ *
+ * <p>The writer has one or more lanes, each a producer (its own connection to each broker) with its own thread
+ * (docs/adr/0019-log-producers.md). A broker handles one request of a connection at a time, so one connection is one
+ * produce request in progress per broker, however many the client has in flight: the appends of several rows at once
+ * (a batch publish's) take the lanes in turn, each batch's rows all on one lane and in their order. A single row, and
+ * every table write, takes the first lane: single rows of many requests fill a produce request only when they share
+ * a connection (spread over two, the same publishes cost the server a fifth more CPU each), and two writes of one key
+ * are never sent over two connections. Nothing relies on the order of two appends that neither waits for: a publish
+ * is answered only once its rows are acknowledged, and the rows written after them (reactions) are sent only then.
  */
 public final class LogWriter {
     private static final long ACK_TIMEOUT_SECONDS = 35;
 
-    private final Producer<String, byte[]> producer;
-    private final Executor sending;
-    /** Used on the {@link #sending} thread only, where every record is encoded. */
-    private final ObservationEncoder encoder = new ObservationEncoder();
+    /** One producer, the thread that encodes records and hands them to it, and that thread's encoder. */
+    private static final class Lane {
+        final Producer<String, byte[]> producer;
+        final Executor sending;
+        /** Used on the {@link #sending} thread only, where every record of this lane is encoded. */
+        final ObservationEncoder encoder = new ObservationEncoder();
+
+        Lane(Producer<String, byte[]> producer, String threadName) {
+            this.producer = producer;
+            this.sending = Executors.newSingleThreadExecutor(task -> {
+                Thread t = new Thread(task, threadName);
+                t.setDaemon(true);
+                return t;
+            });
+        }
+    }
+
+    private final Lane[] lanes;
+    /** The lane the next append of several rows takes, modulo the lanes. */
+    private final AtomicInteger turn = new AtomicInteger();
     /**
      * One timer per group of records handed to the producer together (a batch publish's rows, or one record), removed
      * once the last of them is acknowledged: a timer per record on the JDK's shared delay queue was a few percent of a
@@ -53,24 +78,44 @@ public final class LogWriter {
     private final long ackTimeoutMillis;
 
     public LogWriter(Producer<String, byte[]> producer) {
-        this(producer, TimeUnit.SECONDS.toMillis(ACK_TIMEOUT_SECONDS));
+        this(List.of(producer));
+    }
+
+    /** @param producers one lane each, in order: the first also takes single rows and the tables' writes */
+    public LogWriter(List<? extends Producer<String, byte[]>> producers) {
+        this(producers, TimeUnit.SECONDS.toMillis(ACK_TIMEOUT_SECONDS));
     }
 
     /** @param ackTimeoutMillis how long a write may wait for Kafka's acknowledgement before it fails */
     LogWriter(Producer<String, byte[]> producer, long ackTimeoutMillis) {
-        this.producer = producer;
+        this(List.of(producer), ackTimeoutMillis);
+    }
+
+    LogWriter(List<? extends Producer<String, byte[]>> producers, long ackTimeoutMillis) {
+        if (producers.isEmpty()) {
+            throw new IllegalArgumentException("a log writer needs at least one producer");
+        }
         this.ackTimeoutMillis = ackTimeoutMillis;
-        this.sending = Executors.newSingleThreadExecutor(task -> {
-            Thread t = new Thread(task, "mp-log-writer");
-            t.setDaemon(true);
-            return t;
-        });
+        this.lanes = new Lane[producers.size()];
+        for (int i = 0; i < lanes.length; i++) {
+            lanes[i] = new Lane(producers.get(i), i == 0 ? "mp-log-writer" : "mp-log-writer-" + i);
+        }
         this.timeouts = new ScheduledThreadPoolExecutor(1, task -> {
             Thread t = new Thread(task, "mp-log-writer-timeouts");
             t.setDaemon(true);
             return t;
         });
         timeouts.setRemoveOnCancelPolicy(true);
+    }
+
+    /** The lane of the next append of several rows: each in turn. */
+    private Lane nextLane() {
+        return lanes.length == 1 ? lanes[0] : lanes[Math.floorMod(turn.getAndIncrement(), lanes.length)];
+    }
+
+    /** The lane of every single row and every table write. */
+    private Lane first() {
+        return lanes[0];
     }
 
     /** Appends an observation to its monitor's log and returns the seq the broker gave it. */
@@ -81,18 +126,19 @@ public final class LogWriter {
     /** Appends an observation to its monitor's log; the future holds the seq the broker gave it. */
     public CompletableFuture<Long> appendAsync(String monitorId, Draft draft) {
         String topic = Topics.obs(monitorId);
-        return send(topic, () -> encoder.encode(topic, monitorId, null, draft))
+        Lane lane = first();
+        return send(lane, topic, () -> lane.encoder.encode(topic, monitorId, null, draft))
                 .thenApply(m -> Seq.fromOffset(m.offset()));
     }
 
     /** Writes the latest value of a key in a compacted table. */
     public void put(String table, String key, Object value) {
-        await(send(table, () -> new ProducerRecord<>(table, key, Json.bytes(value))), table);
+        await(send(first(), table, () -> new ProducerRecord<>(table, key, Json.bytes(value))), table);
     }
 
     /** {@link #put}, answering where the broker appended the record. */
     public RecordMetadata putRecord(String table, String key, Object value) {
-        return await(send(table, () -> new ProducerRecord<>(table, key, Json.bytes(value))), table);
+        return await(send(first(), table, () -> new ProducerRecord<>(table, key, Json.bytes(value))), table);
     }
 
     /** A plain text value, for topics other apps read with a string serde. */
@@ -102,7 +148,7 @@ public final class LogWriter {
 
     /** {@link #putText}, done when acknowledged. */
     public CompletableFuture<Void> putTextAsync(String topic, String key, String value) {
-        return send(topic, () -> new ProducerRecord<>(topic, key, value.getBytes(StandardCharsets.UTF_8)))
+        return send(first(), topic, () -> new ProducerRecord<>(topic, key, value.getBytes(StandardCharsets.UTF_8)))
                 .thenApply(m -> null);
     }
 
@@ -116,7 +162,8 @@ public final class LogWriter {
             return CompletableFuture.completedFuture(Log.Appended.NONE);
         }
         String topic = Topics.obs(monitorId);
-        return submit(topic, drafts.size(), i -> encoder.encode(topic, monitorId, null, drafts.get(i)))
+        Lane lane = drafts.size() == 1 ? first() : nextLane();
+        return submit(lane, topic, drafts.size(), i -> lane.encoder.encode(topic, monitorId, null, drafts.get(i)))
                 .thenApply(group -> {
                     long[] seqs = new long[group.written.length];
                     for (int i = 0; i < seqs.length; i++) {
@@ -127,30 +174,31 @@ public final class LogWriter {
     }
 
     /** One record, done when Kafka acknowledged it, or failed with a {@link ServerFault}. */
-    private CompletableFuture<RecordMetadata> send(String topic, Supplier<ProducerRecord<String, byte[]>> record) {
-        return submit(topic, 1, i -> record.get())
+    private CompletableFuture<RecordMetadata> send(
+            Lane lane, String topic, Supplier<ProducerRecord<String, byte[]>> record) {
+        return submit(lane, topic, 1, i -> record.get())
                 .thenCompose(group -> group.failures[0] == null
                         ? CompletableFuture.completedFuture(group.written[0])
                         : CompletableFuture.failedFuture(group.failures[0]));
     }
 
     /**
-     * Hands {@code size} records to the producer in their order, in one task of the writer's thread ({@code record}
+     * Hands {@code size} records to the lane's producer in their order, in one task of the lane's thread ({@code record}
      * makes each there), under one timer; the stage completes once every record is settled.
      */
     private CompletableFuture<Group> submit(
-            String topic, int size, IntFunction<ProducerRecord<String, byte[]>> record) {
+            Lane lane, String topic, int size, IntFunction<ProducerRecord<String, byte[]>> record) {
         Group group = new Group(topic, size);
         group.timer = timeouts.schedule(() -> group.expire(ackTimeoutMillis), ackTimeoutMillis, TimeUnit.MILLISECONDS);
         try {
-            sending.execute(() -> {
+            lane.sending.execute(() -> {
                 for (int i = 0; i < size; i++) {
                     if (group.isSettled(i)) {
                         continue; // timed out while queued: the caller was told nothing was acknowledged, so not sent
                     }
                     int at = i;
                     try {
-                        producer.send(record.apply(i), (metadata, failure) -> group.settle(at, metadata, failure));
+                        lane.producer.send(record.apply(i), (metadata, failure) -> group.settle(at, metadata, failure));
                     } catch (RuntimeException failure) {
                         group.settle(at, null, failure);
                     }

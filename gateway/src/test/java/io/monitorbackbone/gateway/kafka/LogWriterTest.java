@@ -28,12 +28,16 @@ class LogWriterTest {
 
     /** {@code n} rows of one publish, as the gateway resolves it. */
     private static List<Draft> drafts(int n) {
+        return java.util.Collections.nCopies(n, draft("b"));
+    }
+
+    private static Draft draft(String subject) {
         java.time.Instant now = java.time.Instant.parse("2026-12-07T05:00:00Z");
         Monitor monitor = MonitorDefinitions.create(
                         "w", object("{'owner':'human:alice','horizon':'minute'}"), now, false)
                 .monitor();
-        Draft d = Publications.resolve(monitor, object("{'type':'demo.note','subject':'b','data':{'ok':true}}"), now);
-        return java.util.Collections.nCopies(n, d);
+        return Publications.resolve(
+                monitor, object("{'type':'demo.note','subject':'" + subject + "','data':{'ok':true}}"), now);
     }
 
     private static ObjectNode object(String json) {
@@ -116,5 +120,39 @@ class LogWriterTest {
         assertThat(writer.appendAllAsync("w", List.of())).isCompletedWithValueMatching(a -> a.size() == 0);
         assertThat(writer.timersPending()).isZero();
         assertThat(producer.history()).isEmpty();
+    }
+
+    @Test
+    void batchesTakeTheLanesInTurnEachWithAllItsRowsInOrderAndSingleRowsAndTablesTheFirst() throws Exception {
+        MockProducer<String, byte[]> first =
+                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
+        MockProducer<String, byte[]> second =
+                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
+        LogWriter writer = new LogWriter(List.of(first, second), 60_000);
+        List<Draft> batch = List.of(draft("s0"), draft("s1"), draft("s2"));
+
+        writer.appendAllAsync("w", batch).get(30, TimeUnit.SECONDS);
+        // The next batch's turn is the second lane's; a single row and a table's write take the first all the same.
+        writer.appendAsync("w", draft("one")).get(30, TimeUnit.SECONDS);
+        writer.appendAllAsync("w", List.of(draft("alone"))).get(30, TimeUnit.SECONDS);
+        writer.putText("mp.lease-subjects", "k", "minute");
+        writer.appendAllAsync("w", batch).get(30, TimeUnit.SECONDS);
+        writer.appendAllAsync("w", batch).get(30, TimeUnit.SECONDS);
+
+        assertThat(first.history())
+                .extracting(LogWriterTest::subjectOrKey)
+                .containsExactly("s0", "s1", "s2", "one", "alone", "k", "s0", "s1", "s2");
+        assertThat(second.history()).extracting(LogWriterTest::subjectOrKey).containsExactly("s0", "s1", "s2");
+    }
+
+    private static String subjectOrKey(org.apache.kafka.clients.producer.ProducerRecord<String, byte[]> r) {
+        org.apache.kafka.common.header.Header subject = r.headers().lastHeader("ce_subject");
+        return subject == null ? r.key() : new String(subject.value(), StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aWriterNeedsAProducer() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new LogWriter(List.of(), 60_000))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 }
