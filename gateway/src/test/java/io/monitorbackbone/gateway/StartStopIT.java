@@ -88,39 +88,39 @@ class StartStopIT {
 
     @Test
     void anUnknownRoleIsOneClearLineBeforeAnythingStarts(@TempDir Path data) throws Exception {
-        RefusedStart run =
-                runJar(data, FreePorts.next(), FreePorts.next(), java.util.Map.of("MP_ROLES", "gateway,proxy"));
-
-        assertThat(run.exit()).as(run.output()).isNotZero();
-        assertThat(run.output())
-                .contains("monitor-backbone cannot start: MP_ROLES: unknown role 'proxy'; the roles are"
-                        + " gateway,projector,leases,bridge")
-                .doesNotContain("ready");
-        assertShortWithoutStackTrace(run.output());
-        assertThat(data.resolve("kafka")).as("nothing started before the check").doesNotExist();
+        assertRefusedBeforeAnythingStarts(
+                data,
+                "MP_ROLES",
+                "gateway,proxy",
+                "monitor-backbone cannot start: MP_ROLES: unknown role 'proxy'; the roles are"
+                        + " gateway,projector,leases,bridge");
     }
 
     @Test
     void anInstanceIdKafkaWouldRefuseIsOneClearLineBeforeAnythingStarts(@TempDir Path data) throws Exception {
-        RefusedStart run =
-                runJar(data, FreePorts.next(), FreePorts.next(), java.util.Map.of("MP_INSTANCE_ID", "gateway 1"));
-
-        assertThat(run.exit()).as(run.output()).isNotZero();
-        assertThat(run.output())
-                .contains("monitor-backbone cannot start: MP_INSTANCE_ID 'gateway 1' is not a Kafka member id")
-                .doesNotContain("ready");
-        assertShortWithoutStackTrace(run.output());
-        assertThat(data.resolve("kafka")).as("nothing started before the check").doesNotExist();
+        assertRefusedBeforeAnythingStarts(
+                data,
+                "MP_INSTANCE_ID",
+                "gateway 1",
+                "monitor-backbone cannot start: MP_INSTANCE_ID 'gateway 1' is not a Kafka member id");
     }
 
     @Test
     void aLogProducerCountOutOfRangeIsOneClearLineBeforeAnythingStarts(@TempDir Path data) throws Exception {
-        RefusedStart run = runJar(data, FreePorts.next(), FreePorts.next(), java.util.Map.of("MP_LOG_PRODUCERS", "0"));
+        assertRefusedBeforeAnythingStarts(
+                data,
+                "MP_LOG_PRODUCERS",
+                "0",
+                "monitor-backbone cannot start: MP_LOG_PRODUCERS is 0; it must be 1 to 8");
+    }
+
+    /** A start with {@code variable=value} ends with {@code message} in a few lines, before anything started. */
+    private static void assertRefusedBeforeAnythingStarts(Path data, String variable, String value, String message)
+            throws Exception {
+        RefusedStart run = runJar(data, FreePorts.next(), FreePorts.next(), java.util.Map.of(variable, value));
 
         assertThat(run.exit()).as(run.output()).isNotZero();
-        assertThat(run.output())
-                .contains("monitor-backbone cannot start: MP_LOG_PRODUCERS is 0; it must be 1 to 8")
-                .doesNotContain("ready");
+        assertThat(run.output()).contains(message).doesNotContain("ready");
         assertShortWithoutStackTrace(run.output());
         assertThat(data.resolve("kafka")).as("nothing started before the check").doesNotExist();
     }
