@@ -503,7 +503,6 @@ public final class ServerProcess implements AutoCloseable {
             return this;
         }
 
-        /** Launches the server and returns once it answers. */
         /**
          * Starts the server and waits until it answers. Ports left to this builder are chosen free just before the
          * start, so another process may take one first (tests run side by side): a server that ends for that reason is

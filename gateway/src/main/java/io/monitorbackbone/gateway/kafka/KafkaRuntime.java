@@ -68,8 +68,7 @@ public final class KafkaRuntime implements AutoCloseable {
     private final java.util.Optional<Integer> tablePartitionsSet;
     private final EmbeddedKafka broker;
     private final Admin admin;
-    private final KafkaProducer<String, byte[]> producer;
-    /** {@link #producer} first, then the others observations are appended with ({@code MP_LOG_PRODUCERS}). */
+    /** The producer of the tables first, then the others observations are appended with ({@code MP_LOG_PRODUCERS}). */
     private final List<KafkaProducer<String, byte[]>> logProducers;
 
     private KafkaRuntime(GatewayConfig.Kafka config, EmbeddedKafka broker, KafkaClients clients) {
@@ -96,7 +95,6 @@ public final class KafkaRuntime implements AutoCloseable {
                     new ByteArraySerializer()));
         }
         this.logProducers = List.copyOf(producers);
-        this.producer = logProducers.get(0);
     }
 
     /**
@@ -411,7 +409,7 @@ public final class KafkaRuntime implements AutoCloseable {
 
     /** The producer of the tables and the lease commands, and the first of {@link #logProducers}. */
     public KafkaProducer<String, byte[]> producer() {
-        return producer;
+        return logProducers.get(0);
     }
 
     /** The producers observations are appended with, {@link #producer} first: a {@code LogWriter}'s lanes. */

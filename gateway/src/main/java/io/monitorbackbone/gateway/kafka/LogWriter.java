@@ -133,7 +133,7 @@ public final class LogWriter {
 
     /** Writes the latest value of a key in a compacted table. */
     public void put(String table, String key, Object value) {
-        await(send(first(), table, () -> new ProducerRecord<>(table, key, Json.bytes(value))), table);
+        putRecord(table, key, value);
     }
 
     /** {@link #put}, answering where the broker appended the record. */
