@@ -28,11 +28,17 @@ class CrashRecoveryIT {
     }
 
     @Test
-    void killNineLosesNothingThatWasAcknowledgedAndLeavesNoLeaseWithTwoHolders(@TempDir Path data) throws Exception {
-        try (ServerProcess server =
-                ServerProcess.builder().env("MP_DATA", data.toString()).start()) {
+    void killNineLosesNothingThatWasAcknowledgedAndLeavesNoLeaseWithTwoHolders(@TempDir Path data, @TempDir Path tmp)
+            throws Exception {
+        List<String> jvm = new ArrayList<>(ServerProcess.JVM_OPTIONS);
+        jvm.add("-Djava.io.tmpdir=" + tmp);
+        try (ServerProcess server = ServerProcess.builder()
+                .env("MP_DATA", data.toString())
+                .jvmOptions(jvm)
+                .start()) {
             Http http = new Http(server.baseUri());
             List<AfterRestart> checks = new ArrayList<>();
+            checks.add(rocksDbLibraryCopiedOnce(data, tmp));
             checks.add(acknowledgedWritesAndCursors(http, data));
             checks.add(aDrainCutShort(http));
             // Last: it kills the server itself, while its claims are in flight.
@@ -65,6 +71,28 @@ class CrashRecoveryIT {
             for (AfterRestart check : checks) {
                 check.check();
             }
+        }
+    }
+
+    /**
+     * RocksDB's native library (the lease stores') is copied into the data directory, where the next start replaces the
+     * copy of a killed process, and not into the temporary directory, where each killed process used to leave one.
+     */
+    private static AfterRestart rocksDbLibraryCopiedOnce(Path data, Path tmp) {
+        return () -> {
+            assertThat(filesNamed(tmp, "librocksdbjni"))
+                    .as("copies of RocksDB's library in the temporary directory")
+                    .isEmpty();
+            assertThat(filesNamed(data, "librocksdbjni"))
+                    .as("copies of RocksDB's library in the data directory after a kill and a start")
+                    .hasSize(1);
+        };
+    }
+
+    private static List<Path> filesNamed(Path dir, String prefix) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            return files.filter(f -> f.getFileName().toString().startsWith(prefix))
+                    .toList();
         }
     }
 

@@ -21,6 +21,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.rocksdb.NativeLibraryLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,6 +38,8 @@ public final class LeaseApp {
      * when it arrives, so the wait costs a request nothing; it is what an idle leases service turns its loop at.
      */
     static final long IDLE_POLL_MS = 1000;
+    /** Where in the state directory RocksDB's native library is copied to ({@link #loadRocksDb}). */
+    static final String NATIVE_DIR = "rocksdb-native";
 
     /**
      * @param clients    the cluster, and the client properties every role passes through ({@code MP_KAFKA_*})
@@ -129,6 +132,7 @@ public final class LeaseApp {
 
     /** Creates the topics if missing and returns the app, not yet started; the caller starts and closes it. */
     public static KafkaStreams create(Settings settings) {
+        loadRocksDb(settings.stateDir(), System.getenv());
         int partitions = ensureTopics(settings);
         LOGGER.info("leases: partitions={} stateDir={}", partitions, settings.stateDir());
         return new KafkaStreams(
@@ -164,6 +168,28 @@ public final class LeaseApp {
         // Leases held in a task of a process that died wait this long for another instance to take the task over.
         p.put(StreamsConfig.mainConsumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 10_000);
         return settings.clients().streams(p);
+    }
+
+    /**
+     * Loads RocksDB's native library (the lease stores') from a file in {@code <state dir>/}{@value #NATIVE_DIR}.
+     * Left to itself, RocksDB copies the library out of its jar into the system's temporary directory under a new name
+     * at every start and deletes it only at a normal exit, so every killed or crashed process left about 14 MB behind
+     * there. In a directory of its own the copy has one name, which the next start replaces. RocksDB's own setting for
+     * the place, {@code ROCKSDB_SHAREDLIB_DIR}, wins when set. Once a process has loaded the library (a second app in
+     * one JVM, as in tests), nothing happens.
+     */
+    static void loadRocksDb(Path stateDir, Map<String, String> env) {
+        String own = env.get("ROCKSDB_SHAREDLIB_DIR");
+        if (own != null && !own.isBlank()) {
+            return;
+        }
+        Path dir = stateDir.resolve(NATIVE_DIR);
+        try {
+            Files.createDirectories(dir);
+            NativeLibraryLoader.getInstance().loadLibrary(dir.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot load RocksDB's native library into " + dir, e);
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 
@@ -26,6 +27,11 @@ final class JvmCpu {
     }
 
     private static void write() {
+        Path dir = Path.of(System.getProperty("mp.test.dir", "target")).toAbsolutePath();
+        if (!Files.isDirectory(dir)) {
+            // Removed by its owner before this JVM's exit (the bench's working directory): not made again.
+            return;
+        }
         ProcessHandle self = ProcessHandle.current();
         double cpu = self.info().totalCpuDuration().orElse(Duration.ZERO).toMillis() / 1000.0;
         long up = ManagementFactory.getRuntimeMXBean().getUptime() / 1000;
@@ -33,7 +39,7 @@ final class JvmCpu {
                 String.format("pid %d: %.1f CPU-s in %d s, %s%n", self.pid(), cpu, up, System.getProperty("user.dir"));
         try {
             Files.writeString(
-                    BuildDir.resolve(".").resolve("test-jvm-cpu.txt"),
+                    dir.resolve("test-jvm-cpu.txt"),
                     line,
                     StandardCharsets.UTF_8,
                     StandardOpenOption.CREATE,
