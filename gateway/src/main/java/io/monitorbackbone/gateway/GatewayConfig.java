@@ -146,11 +146,12 @@ public interface GatewayConfig {
         int leasePartitions();
 
         /**
-         * Producers the gateway appends observations with, each a connection of its own: batch publishes take them in
-         * turn, single rows and the tables' writes the first (docs/adr/0019-log-producers.md). 1 to
-         * {@link #MAX_LOG_PRODUCERS}.
+         * Producers the gateway appends observations with, each a connection of its own: batch publishes take all but
+         * the last in turn, the tables' writes the first, single rows the last, with one request in flight
+         * (docs/adr/0019-log-producers.md, docs/adr/0020-one-request-in-flight.md). One producer takes everything, five
+         * requests in flight. 1 to {@link #MAX_LOG_PRODUCERS}.
          */
-        @WithDefault("2")
+        @WithDefault("3")
         int logProducers();
 
         int MAX_LOG_PRODUCERS = 8;

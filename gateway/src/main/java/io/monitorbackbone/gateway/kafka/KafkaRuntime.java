@@ -29,7 +29,7 @@ import org.jboss.logging.Logger;
 
 /**
  * The Kafka side of one gateway process: the embedded broker when no cluster is configured, one admin client, the
- * idempotent producers ({@code MP_LOG_PRODUCERS}, the first also for the tables), and the settings every consumer
+ * idempotent producers ({@code MP_LOG_PRODUCERS}: the first also for the tables, the last for single rows), and the settings every consumer
  * shares, all configured from one {@link KafkaClients} and with topics laid out by one {@link TopicLayout}. Started
  * and stopped by {@code Lifecycle} in a fixed order so the broker outlives its clients.
  */
@@ -68,7 +68,7 @@ public final class KafkaRuntime implements AutoCloseable {
     private final java.util.Optional<Integer> tablePartitionsSet;
     private final EmbeddedKafka broker;
     private final Admin admin;
-    /** The producer of the tables first, then the others observations are appended with ({@code MP_LOG_PRODUCERS}). */
+    /** The producer of the tables first, then the others observations are appended with, the last the single rows'. */
     private final List<KafkaProducer<String, byte[]>> logProducers;
 
     private KafkaRuntime(GatewayConfig.Kafka config, EmbeddedKafka broker, KafkaClients clients) {
@@ -79,18 +79,10 @@ public final class KafkaRuntime implements AutoCloseable {
                 durability, tablePartitionsSet.orElse(TopicLayout.DEFAULT_TABLE_PARTITIONS), config.leasePartitions());
         this.broker = broker;
         this.admin = Admin.create(clients.properties("mp-gateway-admin", Map.of()));
-        Map<String, Object> p = new HashMap<>();
-        p.put(ProducerConfig.ACKS_CONFIG, "all");
-        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
-        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000);
-        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
-        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, MAX_RECORD_BYTES);
         List<KafkaProducer<String, byte[]>> producers = new java.util.ArrayList<>();
         for (int i = 0; i < config.logProducers(); i++) {
             producers.add(new KafkaProducer<>(
-                    clients.properties(i == 0 ? "mp-gateway" : "mp-gateway-" + i, p),
+                    logProducerProperties(clients, i, config.logProducers()),
                     new StringSerializer(),
                     new ByteArraySerializer()));
         }
@@ -225,6 +217,30 @@ public final class KafkaRuntime implements AutoCloseable {
      * A monitor id's create has the transactional id {@code mp-create-<id>} ({@link #createFence}): what a cluster's ACLs
      * must let the gateways write and describe (deploy's {@code ManifestTest} checks that its KafkaUser does).
      */
+    /**
+     * The settings of log producer {@code index} of {@code count} ({@code MP_LOG_PRODUCERS}): idempotent, {@code
+     * acks=all}, no linger. When there are several, the last, {@code mp-gateway-rows}, which takes single rows, has one
+     * request in flight (docs/adr/0020-one-request-in-flight.md): the rows that arrive while a request is in flight go
+     * in the next one, instead of up to five small requests queued at the broker, which handles a connection's requests
+     * one at a time anyway. The others, which take batches (the first also the tables and the lease commands), keep
+     * Kafka's five.
+     */
+    static Map<String, Object> logProducerProperties(KafkaClients clients, int index, int count) {
+        Map<String, Object> p = new HashMap<>();
+        p.put(ProducerConfig.ACKS_CONFIG, "all");
+        p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
+        p.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
+        p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 15_000);
+        p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 15_000);
+        p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, MAX_RECORD_BYTES);
+        boolean rows = count > 1 && index == count - 1;
+        if (rows) {
+            p.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        }
+        return clients.properties(rows ? "mp-gateway-rows" : index == 0 ? "mp-gateway" : "mp-gateway-" + index, p);
+    }
+
     public static final String CREATE_PREFIX = "mp-create-";
 
     /** Opens the fence of one monitor id's create, fencing every earlier create of it (see {@link CreateFence}). */

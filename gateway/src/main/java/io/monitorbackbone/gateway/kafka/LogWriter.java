@@ -38,12 +38,14 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  *
  * <p>The writer has one or more lanes, each a producer (its own connection to each broker) with its own thread
  * (docs/adr/0019-log-producers.md). A broker handles one request of a connection at a time, so one connection is one
- * produce request in progress per broker, however many the client has in flight: the appends of several rows at once
- * (a batch publish's) take the lanes in turn, each batch's rows all on one lane and in their order. A single row, and
- * every table write, takes the first lane: single rows of many requests fill a produce request only when they share
- * a connection (spread over two, the same publishes cost the server a fifth more CPU each), and two writes of one key
- * are never sent over two connections. Nothing relies on the order of two appends that neither waits for: a publish
- * is answered only once its rows are acknowledged, and the rows written after them (reactions) are sent only then.
+ * produce request in progress per broker, however many the client has in flight. With several lanes, a single row
+ * takes the last, whose producer has one request in flight (docs/adr/0020-one-request-in-flight.md): single rows of
+ * many requests fill a produce request only when they share a connection and wait for the request before them. The
+ * appends of several rows at once (a batch publish's) take the other lanes in turn, each batch's rows all on one lane
+ * and in their order; every table write takes the first, so two writes of one key are never sent over two
+ * connections. One lane takes everything. Nothing relies on the order of two appends that neither waits for: a
+ * publish is answered only once its rows are acknowledged, and the rows written after them (reactions) are sent only
+ * then.
  */
 public final class LogWriter {
     private static final long ACK_TIMEOUT_SECONDS = 35;
@@ -66,7 +68,7 @@ public final class LogWriter {
     }
 
     private final Lane[] lanes;
-    /** The lane the next append of several rows takes, modulo the lanes. */
+    /** The lane the next append of several rows takes, modulo the lanes but the last. */
     private final AtomicInteger turn = new AtomicInteger();
     /**
      * One timer per group of records handed to the producer together (a batch publish's rows, or one record), removed
@@ -81,7 +83,10 @@ public final class LogWriter {
         this(List.of(producer));
     }
 
-    /** @param producers one lane each, in order: the first also takes single rows and the tables' writes */
+    /**
+     * @param producers one lane each, in order: the appends of several rows take all but the last in turn, the tables'
+     *                  writes the first, single rows the last; one producer takes everything
+     */
     public LogWriter(List<? extends Producer<String, byte[]>> producers) {
         this(producers, TimeUnit.SECONDS.toMillis(ACK_TIMEOUT_SECONDS));
     }
@@ -108,14 +113,20 @@ public final class LogWriter {
         timeouts.setRemoveOnCancelPolicy(true);
     }
 
-    /** The lane of the next append of several rows: each in turn. */
+    /** The lane of the next append of several rows: each lane but the last in turn, or the only one. */
     private Lane nextLane() {
-        return lanes.length == 1 ? lanes[0] : lanes[Math.floorMod(turn.getAndIncrement(), lanes.length)];
+        int batchLanes = Math.max(1, lanes.length - 1);
+        return batchLanes == 1 ? lanes[0] : lanes[Math.floorMod(turn.getAndIncrement(), batchLanes)];
     }
 
-    /** The lane of every single row and every table write. */
-    private Lane first() {
+    /** The lane of every table write: the first. */
+    private Lane tables() {
         return lanes[0];
+    }
+
+    /** The lane of every single row: the last (the first, if alone). */
+    private Lane rows() {
+        return lanes[lanes.length - 1];
     }
 
     /** Appends an observation to its monitor's log and returns the seq the broker gave it. */
@@ -126,7 +137,7 @@ public final class LogWriter {
     /** Appends an observation to its monitor's log; the future holds the seq the broker gave it. */
     public CompletableFuture<Long> appendAsync(String monitorId, Draft draft) {
         String topic = Topics.obs(monitorId);
-        Lane lane = first();
+        Lane lane = rows();
         return send(lane, topic, () -> lane.encoder.encode(topic, monitorId, null, draft))
                 .thenApply(m -> Seq.fromOffset(m.offset()));
     }
@@ -138,7 +149,7 @@ public final class LogWriter {
 
     /** {@link #put}, answering where the broker appended the record. */
     public RecordMetadata putRecord(String table, String key, Object value) {
-        return await(send(first(), table, () -> new ProducerRecord<>(table, key, Json.bytes(value))), table);
+        return await(send(tables(), table, () -> new ProducerRecord<>(table, key, Json.bytes(value))), table);
     }
 
     /** A plain text value, for topics other apps read with a string serde. */
@@ -148,7 +159,7 @@ public final class LogWriter {
 
     /** {@link #putText}, done when acknowledged. */
     public CompletableFuture<Void> putTextAsync(String topic, String key, String value) {
-        return send(first(), topic, () -> new ProducerRecord<>(topic, key, value.getBytes(StandardCharsets.UTF_8)))
+        return send(tables(), topic, () -> new ProducerRecord<>(topic, key, value.getBytes(StandardCharsets.UTF_8)))
                 .thenApply(m -> null);
     }
 
@@ -162,7 +173,7 @@ public final class LogWriter {
             return CompletableFuture.completedFuture(Log.Appended.NONE);
         }
         String topic = Topics.obs(monitorId);
-        Lane lane = drafts.size() == 1 ? first() : nextLane();
+        Lane lane = drafts.size() == 1 ? rows() : nextLane();
         return submit(lane, topic, drafts.size(), i -> lane.encoder.encode(topic, monitorId, null, drafts.get(i)))
                 .thenApply(group -> {
                     long[] seqs = new long[group.written.length];

@@ -47,4 +47,30 @@ class KafkaRuntimeTest {
                 .containsEntry("isolation.level", "read_committed")
                 .containsEntry("client.id", "mp-lease-replies");
     }
+
+    @Test
+    void theLastOfSeveralLogProducersTakesRowsWithOneRequestInFlightTheOthersAndALoneOneKafkasFive() {
+        assertThat(KafkaRuntime.logProducerProperties(clients, 2, 3))
+                .containsEntry("client.id", "mp-gateway-rows")
+                .containsEntry("max.in.flight.requests.per.connection", 1)
+                .containsEntry("enable.idempotence", true)
+                .containsEntry("acks", "all")
+                .containsEntry("linger.ms", 0)
+                .containsEntry("security.protocol", "SSL");
+        assertThat(KafkaRuntime.logProducerProperties(clients, 0, 3))
+                .containsEntry("client.id", "mp-gateway")
+                .containsEntry("enable.idempotence", true)
+                .doesNotContainKey("max.in.flight.requests.per.connection");
+        assertThat(KafkaRuntime.logProducerProperties(clients, 1, 3))
+                .containsEntry("client.id", "mp-gateway-1")
+                .doesNotContainKey("max.in.flight.requests.per.connection");
+        assertThat(KafkaRuntime.logProducerProperties(clients, 1, 2)).containsEntry("client.id", "mp-gateway-rows");
+        assertThat(KafkaRuntime.logProducerProperties(clients, 0, 1))
+                .containsEntry("client.id", "mp-gateway")
+                .doesNotContainKey("max.in.flight.requests.per.connection");
+        // A setting passed through (MP_KAFKA_MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION) is the operator's to make.
+        assertThat(KafkaRuntime.logProducerProperties(
+                        KafkaClients.of("k:9092", Map.of("MP_KAFKA_MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION", "3")), 2, 3))
+                .containsEntry("max.in.flight.requests.per.connection", "3");
+    }
 }

@@ -123,26 +123,47 @@ class LogWriterTest {
     }
 
     @Test
-    void batchesTakeTheLanesInTurnEachWithAllItsRowsInOrderAndSingleRowsAndTablesTheFirst() throws Exception {
-        MockProducer<String, byte[]> first =
-                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
-        MockProducer<String, byte[]> second =
-                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
-        LogWriter writer = new LogWriter(List.of(first, second), 60_000);
-        List<Draft> batch = List.of(draft("s0"), draft("s1"), draft("s2"));
+    void batchesTakeTheLanesButTheLastInTurnEachInOrderTablesTheFirstAndSingleRowsTheLast() throws Exception {
+        List<MockProducer<String, byte[]>> producers = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            producers.add(new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer()));
+        }
+        LogWriter writer = new LogWriter(producers, 60_000);
 
-        writer.appendAllAsync("w", batch).get(30, TimeUnit.SECONDS);
-        // The next batch's turn is the second lane's; a single row and a table's write take the first all the same.
+        writer.appendAllAsync("w", List.of(draft("a0"), draft("a1"), draft("a2")))
+                .get(30, TimeUnit.SECONDS);
+        // The next batch's turn is the second lane's; a single row takes the last, a table's write the first.
         writer.appendAsync("w", draft("one")).get(30, TimeUnit.SECONDS);
         writer.appendAllAsync("w", List.of(draft("alone"))).get(30, TimeUnit.SECONDS);
         writer.putText("mp.lease-subjects", "k", "minute");
-        writer.appendAllAsync("w", batch).get(30, TimeUnit.SECONDS);
-        writer.appendAllAsync("w", batch).get(30, TimeUnit.SECONDS);
+        writer.appendAllAsync("w", List.of(draft("b0"), draft("b1"))).get(30, TimeUnit.SECONDS);
+        writer.appendAllAsync("w", List.of(draft("c0"), draft("c1"))).get(30, TimeUnit.SECONDS);
 
-        assertThat(first.history())
+        assertThat(producers.get(0).history())
                 .extracting(LogWriterTest::subjectOrKey)
-                .containsExactly("s0", "s1", "s2", "one", "alone", "k", "s0", "s1", "s2");
-        assertThat(second.history()).extracting(LogWriterTest::subjectOrKey).containsExactly("s0", "s1", "s2");
+                .containsExactly("a0", "a1", "a2", "k", "c0", "c1");
+        assertThat(producers.get(1).history())
+                .extracting(LogWriterTest::subjectOrKey)
+                .containsExactly("b0", "b1");
+        assertThat(producers.get(2).history())
+                .extracting(LogWriterTest::subjectOrKey)
+                .containsExactly("one", "alone");
+    }
+
+    @Test
+    void aWriterOfOneLaneTakesEverythingOnIt() throws Exception {
+        MockProducer<String, byte[]> only =
+                new MockProducer<>(true, null, new StringSerializer(), new ByteArraySerializer());
+        LogWriter writer = new LogWriter(List.of(only), 60_000);
+
+        writer.appendAllAsync("w", List.of(draft("a0"), draft("a1"))).get(30, TimeUnit.SECONDS);
+        writer.appendAsync("w", draft("one")).get(30, TimeUnit.SECONDS);
+        writer.putText("mp.lease-subjects", "k", "minute");
+        writer.appendAllAsync("w", List.of(draft("b0"), draft("b1"))).get(30, TimeUnit.SECONDS);
+
+        assertThat(only.history())
+                .extracting(LogWriterTest::subjectOrKey)
+                .containsExactly("a0", "a1", "one", "k", "b0", "b1");
     }
 
     private static String subjectOrKey(org.apache.kafka.clients.producer.ProducerRecord<String, byte[]> r) {
