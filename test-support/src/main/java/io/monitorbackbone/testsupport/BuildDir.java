@@ -10,8 +10,13 @@ final class BuildDir {
 
     private BuildDir() {}
 
+    /** The directory itself ({@code mp.test.dir}, else {@code target}), not made if missing. */
+    static Path root() {
+        return Path.of(System.getProperty("mp.test.dir", "target")).toAbsolutePath();
+    }
+
     static Path resolve(String child) {
-        Path dir = Path.of(System.getProperty("mp.test.dir", "target"), child).toAbsolutePath();
+        Path dir = root().resolve(child);
         try {
             return Files.createDirectories(dir);
         } catch (IOException e) {

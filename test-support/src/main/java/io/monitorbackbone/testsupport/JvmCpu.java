@@ -27,7 +27,7 @@ final class JvmCpu {
     }
 
     private static void write() {
-        Path dir = Path.of(System.getProperty("mp.test.dir", "target")).toAbsolutePath();
+        Path dir = BuildDir.root();
         if (!Files.isDirectory(dir)) {
             // Removed by its owner before this JVM's exit (the bench's working directory): not made again.
             return;

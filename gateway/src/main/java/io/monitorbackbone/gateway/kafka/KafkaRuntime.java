@@ -29,9 +29,9 @@ import org.jboss.logging.Logger;
 
 /**
  * The Kafka side of one gateway process: the embedded broker when no cluster is configured, one admin client, the
- * idempotent producers ({@code MP_LOG_PRODUCERS}: the first also for the tables, the last for single rows), and the settings every consumer
- * shares, all configured from one {@link KafkaClients} and with topics laid out by one {@link TopicLayout}. Started
- * and stopped by {@code Lifecycle} in a fixed order so the broker outlives its clients.
+ * idempotent producers ({@code MP_LOG_PRODUCERS}: the first also for the tables, the last for single rows), and the
+ * settings every consumer shares, all configured from one {@link KafkaClients} and with topics laid out by one
+ * {@link TopicLayout}. Started and stopped by {@code Lifecycle} in a fixed order so the broker outlives its clients.
  */
 public final class KafkaRuntime implements AutoCloseable {
     private static final Logger LOGGER = Logger.getLogger(KafkaRuntime.class);
@@ -214,10 +214,6 @@ public final class KafkaRuntime implements AutoCloseable {
     static final int CREATE_TRANSACTION_TIMEOUT_MS = 15_000;
 
     /**
-     * A monitor id's create has the transactional id {@code mp-create-<id>} ({@link #createFence}): what a cluster's ACLs
-     * must let the gateways write and describe (deploy's {@code ManifestTest} checks that its KafkaUser does).
-     */
-    /**
      * The settings of log producer {@code index} of {@code count} ({@code MP_LOG_PRODUCERS}): idempotent, {@code
      * acks=all}, no linger. When there are several, the last, {@code mp-gateway-rows}, which takes single rows, has one
      * request in flight (docs/adr/0020-one-request-in-flight.md): the rows that arrive while a request is in flight go
@@ -241,6 +237,10 @@ public final class KafkaRuntime implements AutoCloseable {
         return clients.properties(rows ? "mp-gateway-rows" : index == 0 ? "mp-gateway" : "mp-gateway-" + index, p);
     }
 
+    /**
+     * A monitor id's create has the transactional id {@code mp-create-<id>} ({@link #createFence}): what a cluster's ACLs
+     * must let the gateways write and describe (deploy's {@code ManifestTest} checks that its KafkaUser does).
+     */
     public static final String CREATE_PREFIX = "mp-create-";
 
     /** Opens the fence of one monitor id's create, fencing every earlier create of it (see {@link CreateFence}). */
