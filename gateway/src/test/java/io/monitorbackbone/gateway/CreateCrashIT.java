@@ -9,12 +9,15 @@ import io.monitorbackbone.testsupport.ServerProcess;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -41,34 +44,32 @@ class CreateCrashIT {
                 server.restart();
             }
 
+            // Each id checked on its own, several at a time: the checks of one id do not touch another's.
             Http http = new Http(server.baseUri());
-            List<String> retried = new ArrayList<>();
-            for (String id : tried) {
-                Http.Response got = http.get("/mp/v0/monitors/" + id, null);
-                if (answered.getOrDefault(id, 0) == 201) {
-                    assertThat(got.status())
-                            .as("%s was answered 201: %s", id, got.body())
-                            .isEqualTo(200);
+            List<String> retried = Collections.synchronizedList(new ArrayList<>());
+            ExecutorService checks = Executors.newFixedThreadPool(THREADS);
+            try {
+                List<Future<?>> done = new ArrayList<>();
+                for (String id : tried) {
+                    done.add(checks.submit(() -> {
+                        if (check(http, id, answered.getOrDefault(id, 0))) {
+                            retried.add(id);
+                        }
+                        return null;
+                    }));
                 }
-                if (got.status() == 200) {
-                    assertFirstRowIsConfigured(http, id);
-                    continue;
+                for (Future<?> f : done) {
+                    try {
+                        f.get(5, TimeUnit.MINUTES);
+                    } catch (ExecutionException e) {
+                        if (e.getCause() instanceof AssertionError failed) {
+                            throw failed;
+                        }
+                        throw e;
+                    }
                 }
-                assertThat(got.status()).as("GET %s: %s", id, got.body()).isEqualTo(404);
-                Http.Response again = http.post("/mp/v0/monitors", body(id), null);
-                assertThat(again.status())
-                        .as("%s answers 404 on GET, so a create completes it: %s", id, again.body())
-                        .isEqualTo(201);
-                assertThat(again.json().get("owner_token").asText()).isNotEmpty();
-                assertThat(http.get("/mp/v0/monitors/" + id, null).status()).isEqualTo(200);
-                assertFirstRowIsConfigured(http, id);
-                // The retry's token owns it.
-                Http.Response published = http.post(
-                        "/mp/v0/monitors/" + id + "/observations",
-                        "{\"type\":\"com.example.ci.run\",\"subject\":\"after\",\"data\":{}}",
-                        again.json().get("owner_token").asText());
-                assertThat(published.status()).as(published.body()).isEqualTo(201);
-                retried.add(id);
+            } finally {
+                checks.shutdownNow();
             }
             System.out.printf(
                     "CreateCrashIT: %d ids tried, %d answered 201, %d completed by a retry%n",
@@ -76,6 +77,39 @@ class CreateCrashIT {
                     answered.values().stream().filter(s -> s == 201).count(),
                     retried.size());
         }
+    }
+
+    /**
+     * One id after the rounds: a monitor whose seq 1 is its {@code configured} row (certainly so if its create was
+     * answered 201), or a 404 that a create with the same body completes, whose token then owns it. True when it took
+     * that retry.
+     */
+    private static boolean check(Http http, String id, int answered) {
+        Http.Response got = http.get("/mp/v0/monitors/" + id, null);
+        if (answered == 201) {
+            assertThat(got.status())
+                    .as("%s was answered 201: %s", id, got.body())
+                    .isEqualTo(200);
+        }
+        if (got.status() == 200) {
+            assertFirstRowIsConfigured(http, id);
+            return false;
+        }
+        assertThat(got.status()).as("GET %s: %s", id, got.body()).isEqualTo(404);
+        Http.Response again = http.post("/mp/v0/monitors", body(id), null);
+        assertThat(again.status())
+                .as("%s answers 404 on GET, so a create completes it: %s", id, again.body())
+                .isEqualTo(201);
+        assertThat(again.json().get("owner_token").asText()).isNotEmpty();
+        assertThat(http.get("/mp/v0/monitors/" + id, null).status()).isEqualTo(200);
+        assertFirstRowIsConfigured(http, id);
+        // The retry's token owns it.
+        Http.Response published = http.post(
+                "/mp/v0/monitors/" + id + "/observations",
+                "{\"type\":\"com.example.ci.run\",\"subject\":\"after\",\"data\":{}}",
+                again.json().get("owner_token").asText());
+        assertThat(published.status()).as(published.body()).isEqualTo(201);
+        return true;
     }
 
     /** Creates monitors from several threads and kills the server once a round-dependent number were answered. */
