@@ -11,6 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -24,9 +27,11 @@ import java.util.concurrent.TimeoutException;
 final class BareBroker implements AutoCloseable {
     private static final String READY = "bare broker ready";
     private final Process process;
+    private final Path dir;
 
-    private BareBroker(Process process) {
+    private BareBroker(Process process, Path dir) {
         this.process = process;
+        this.dir = dir;
     }
 
     static BareBroker start(List<String> jvmOptions) {
@@ -51,7 +56,7 @@ final class BareBroker implements AutoCloseable {
         } catch (IOException e) {
             throw new BenchError("cannot start the bare broker", e);
         }
-        BareBroker broker = new BareBroker(p);
+        BareBroker broker = new BareBroker(p, dir);
         CompletableFuture<Void> ready = new CompletableFuture<>();
         Thread reader = new Thread(
                 () -> {
@@ -90,6 +95,23 @@ final class BareBroker implements AutoCloseable {
         return Target.cpuSecondsOf(pid());
     }
 
+    /**
+     * The client properties that connect to this broker as its user, from the file the child writes there (owner-only,
+     * as a server writes its embedded broker's): what a server given this broker ({@code KAFKA_BOOTSTRAP_SERVERS})
+     * needs.
+     */
+    Map<String, String> clientProperties() {
+        Properties p = new Properties();
+        try (var in = Files.newBufferedReader(dir.resolve(ClientCredentials.FILE), UTF_8)) {
+            p.load(in);
+        } catch (IOException e) {
+            throw new BenchError("no client properties of the bare broker in " + dir, e);
+        }
+        Map<String, String> out = new TreeMap<>();
+        p.stringPropertyNames().forEach(name -> out.put(name, p.getProperty(name)));
+        return out;
+    }
+
     @Override
     public void close() {
         process.destroy();
@@ -103,11 +125,16 @@ final class BareBroker implements AutoCloseable {
         }
     }
 
-    /** The child: starts the broker on {@code args[0]}, says so, and runs until it is stopped. */
+    /**
+     * The child: starts the broker on {@code args[0]} with a user of its own, writes that user's client properties
+     * beside it, says so, and runs until it is stopped.
+     */
     public static void main(String[] args) throws Exception {
-        EmbeddedKafka kafka = EmbeddedKafka.start(
-                Path.of(args[0]), 0, new ClientCredentials("mp-bench", "bench-" + System.nanoTime()), true);
+        ClientCredentials user = ClientCredentials.generate();
+        Path logDir = Path.of(args[0]);
+        EmbeddedKafka kafka = EmbeddedKafka.start(logDir, 0, user, true);
         Runtime.getRuntime().addShutdownHook(new Thread(kafka::close, "bare-broker-stop"));
+        user.write(logDir.getParent(), kafka.bootstrapServers());
         System.out.println(READY + " on " + kafka.bootstrapServers());
         System.out.flush();
         Thread.currentThread().join();

@@ -28,8 +28,8 @@ public final class Bench {
 
               --scenarios  which of 1..13 to run (default all): 1 sequential publish, 2 publish over 16 connections,
                            3 drain, 4 long-poll wake-up, 5 lease claims, 6 small vs large log, 7 memory, 8 raw producer,
-                           9 an idle server's CPU (a fresh server left alone, by thread), 10 the Kafka bridge (after
-                           bridging until the compilers settle, 3 min at most: bridged records/s into 1 and 16
+                           9 an idle server's CPU (a fresh server left alone, by thread; then one on a broker of its
+                           own process, as on a cluster), 10 the Kafka bridge (after bridging until the compilers settle, 3 min at most: bridged records/s into 1 and 16
                            monitors, live and as a backlog, append to parked pull, against the raw producer's
                            pipelined rate), 11 batch publish, 12 drain with large pages, 13 readers over N gateways
                            behind HAProxy (needs /usr/sbin/haproxy)
@@ -43,7 +43,7 @@ public final class Bench {
               --warm-server  at most this many seconds of load on the main server before the first scenario that
                            uses it, in 10 s rounds until a round's JIT compilers used at most 5 % of a core (default
                            180 for a server this run starts; 0 with --quick or --base, and 0 turns it off)
-              --idle-settle  seconds scenario 9 waits after the server is ready before its windows (default 10; 2
+              --idle-settle  seconds scenario 9 waits after each of its servers is ready before its windows (default 10; 2
                            with --quick): a longer one shows a server whose compilers have settled
               --out        the JSON results (default bench/target/results/<date>-<commit>.json)
               --docs       the Markdown file whose section for this date and commit is added or replaced (default

@@ -186,6 +186,23 @@ final class BenchReport {
                 x -> x.has("skipped") ? x.get("skipped").asText() : idleCells(x),
                 x -> "≤ 2% of one core",
                 x -> x.has("skipped") ? null : x.get("pct_of_one_core").asDouble() <= 2);
+        row(
+                out,
+                s,
+                "9",
+                "idle server (all roles) on a broker in a process of its own, CPU over each "
+                        + s.path("9").path("window_s").asLong() + " s window",
+                x -> x.has("skipped")
+                        ? x.get("skipped").asText()
+                        : x.path("on_a_broker_of_its_own").has("skipped")
+                                ? x.path("on_a_broker_of_its_own")
+                                        .get("skipped")
+                                        .asText()
+                                : ownBrokerCells(x.get("on_a_broker_of_its_own")),
+                x -> "≤ 2% of one core",
+                x -> x.has("skipped") || !x.path("on_a_broker_of_its_own").has("windows")
+                        ? null
+                        : x.get("on_a_broker_of_its_own").get("pct_of_one_core").asDouble() <= 2);
         for (String part : List.of("batch_100", "batch_1000")) {
             row(
                     out,
@@ -369,20 +386,37 @@ final class BenchReport {
     private static String idleCells(JsonNode x) {
         List<String> parts = new ArrayList<>();
         for (JsonNode w : x.get("windows")) {
-            List<String> groups = new ArrayList<>();
-            var it = w.get("cpu_s_by_group").fields();
-            while (it.hasNext() && groups.size() < 3) {
-                var e = it.next();
-                groups.add(e.getKey() + " " + fmt(e.getValue().asDouble()) + " s");
-            }
             parts.add(fmt(w.get("pct_of_one_core").asDouble()) + "% ("
                     + fmt(w.get("server_cpu_s").asDouble())
                     + " CPU-s, load " + fmt(w.get("load_average_start").asDouble()) + "; "
-                    + String.join(", ", groups) + "); its broker alone beside it "
+                    + busiest(w, 3) + "); its broker alone beside it "
                     + fmt(w.path("bare_broker_pct_of_one_core").asDouble()) + "%, the server above that "
                     + fmt(w.path("above_bare_broker_pct_of_one_core").asDouble()) + "%");
         }
         return String.join("; ", parts);
+    }
+
+    /** Each window's share of one core for a server on a broker of its own, its busiest groups, and its broker's. */
+    private static String ownBrokerCells(JsonNode x) {
+        List<String> parts = new ArrayList<>();
+        for (JsonNode w : x.get("windows")) {
+            parts.add(fmt(w.get("pct_of_one_core").asDouble()) + "% ("
+                    + fmt(w.get("server_cpu_s").asDouble())
+                    + " CPU-s, load " + fmt(w.get("load_average_start").asDouble()) + "; " + busiest(w, 3)
+                    + "); its broker "
+                    + fmt(w.path("its_broker_pct_of_one_core").asDouble()) + "%");
+        }
+        return String.join("; ", parts);
+    }
+
+    private static String busiest(JsonNode window, int top) {
+        List<String> groups = new ArrayList<>();
+        var it = window.get("cpu_s_by_group").fields();
+        while (it.hasNext() && groups.size() < top) {
+            var e = it.next();
+            groups.add(e.getKey() + " " + fmt(e.getValue().asDouble()) + " s");
+        }
+        return String.join(", ", groups);
     }
 
     private static void cpu(List<String> out, JsonNode s, String key, String name, JsonNode x) {

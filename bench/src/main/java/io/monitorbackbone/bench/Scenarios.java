@@ -715,7 +715,8 @@ final class Scenarios {
     /**
      * 9: a fresh server with all roles and its embedded broker, ready and left alone for a while, then nothing but
      * its own timers and polls: its CPU seconds over each idle window as a share of one core, by thread group and by
-     * thread.
+     * thread. Then, as a cluster runs it, a fresh server with all roles on a broker of its own process (the bare broker
+     * below, {@code KAFKA_BOOTSTRAP_SERVERS}), settled and measured the same way: the server's share and its broker's.
      */
     ObjectNode idle() {
         ObjectNode out = BenchClient.JSON.createObjectNode();
@@ -729,51 +730,80 @@ final class Scenarios {
             sleep(sizes.idleSettle().toMillis()); // past start-up's burst of compilation and the first rebalances
             out.put("settle_s", sizes.idleSettle().toSeconds());
             out.put("window_s", sizes.idleWindow().toSeconds());
-            ArrayNode windows = out.putArray("windows");
-            double worst = 0;
-            double worstBare = 0;
-            double worstAbove = 0;
-            for (int w = 0; w < sizes.idleWindows(); w++) {
-                ObjectNode part = windows.addObject();
-                part.put("load_average_start", Machine.loadAverage());
-                Map<Long, Double> before = ThreadCpu.sample(t.pid());
-                Map<Long, Double> bareBefore = ThreadCpu.sample(bare.pid());
-                double p0 = t.cpuSeconds();
-                double b0 = bare.cpuSeconds();
-                long t0 = System.nanoTime();
-                sleep(sizes.idleWindow().toMillis());
-                double seconds = (System.nanoTime() - t0) / 1e9;
-                double used = t.cpuSeconds() - p0;
-                double bareUsed = bare.cpuSeconds() - b0;
-                Map<Long, Double> after = ThreadCpu.sample(t.pid());
-                Map<Long, Double> bareAfter = ThreadCpu.sample(bare.pid());
-                part.put("load_average_end", Machine.loadAverage());
-                part.put("server_cpu_s", Latencies.round(used));
-                double pct = Math.round(used / seconds * 1000) / 10.0;
-                part.put("pct_of_one_core", pct);
-                double barePct = Math.round(bareUsed / seconds * 1000) / 10.0;
-                part.put("bare_broker_cpu_s", Latencies.round(bareUsed));
-                part.put("bare_broker_pct_of_one_core", barePct);
-                part.put("above_bare_broker_pct_of_one_core", Math.round((pct - barePct) * 10) / 10.0);
-                worst = Math.max(worst, pct);
-                worstBare = Math.max(worstBare, barePct);
-                worstAbove = Math.max(worstAbove, pct - barePct);
-                Map<String, Double> groups = new TreeMap<>();
-                Map<String, Double> threads = new TreeMap<>();
-                split(t.pid(), before, after, groups, threads);
-                putSorted(part.putObject("cpu_s_by_group"), groups, 20);
-                putSorted(part.putObject("cpu_s_by_thread"), threads, 15);
-                Map<String, Double> bareThreads = new TreeMap<>();
-                split(bare.pid(), bareBefore, bareAfter, new TreeMap<>(), bareThreads);
-                putSorted(part.putObject("bare_broker_cpu_s_by_thread"), bareThreads, 10);
+            idleWindows(out, t, bare, "bare_broker");
+            servers.stop(t);
+            ObjectNode own = out.putObject("on_a_broker_of_its_own");
+            if (servers.reused()) {
+                own.put("skipped", "a quick run starts no server on a broker of its own");
+            } else {
+                // The bare broker, settled by now, becomes this server's: its share is now the broker's with a client.
+                Target s = servers.onBroker(Target.broker(bare.clientProperties()));
+                try {
+                    sleep(sizes.idleSettle().toMillis());
+                    own.put("settle_s", sizes.idleSettle().toSeconds());
+                    own.put("window_s", sizes.idleWindow().toSeconds());
+                    idleWindows(own, s, bare, "its_broker");
+                    own.put("errors", 0);
+                } finally {
+                    servers.stop(s);
+                }
             }
-            out.put("pct_of_one_core", worst);
-            out.put("bare_broker_pct_of_one_core", worstBare);
-            out.put("above_bare_broker_pct_of_one_core", Math.round(worstAbove * 10) / 10.0);
         }
         out.put("errors", 0);
-        servers.stop(t);
         return out;
+    }
+
+    /**
+     * Scenario 9's windows: {@code t}'s CPU over each as a share of one core, by group and by thread, and beside it
+     * {@code broker}'s, named {@code brokerName} ({@code bare_broker} when it has no client, {@code its_broker} when it
+     * is {@code t}'s); the worst window's shares in {@code out}.
+     */
+    private void idleWindows(ObjectNode out, Target t, BareBroker broker, String brokerName) {
+        ArrayNode windows = out.putArray("windows");
+        double worst = 0;
+        double worstBroker = 0;
+        double worstAbove = 0;
+        for (int w = 0; w < sizes.idleWindows(); w++) {
+            ObjectNode part = windows.addObject();
+            part.put("load_average_start", Machine.loadAverage());
+            Map<Long, Double> before = ThreadCpu.sample(t.pid());
+            Map<Long, Double> brokerBefore = ThreadCpu.sample(broker.pid());
+            double p0 = t.cpuSeconds();
+            double b0 = broker.cpuSeconds();
+            long t0 = System.nanoTime();
+            sleep(sizes.idleWindow().toMillis());
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            double used = t.cpuSeconds() - p0;
+            double brokerUsed = broker.cpuSeconds() - b0;
+            Map<Long, Double> after = ThreadCpu.sample(t.pid());
+            Map<Long, Double> brokerAfter = ThreadCpu.sample(broker.pid());
+            part.put("load_average_end", Machine.loadAverage());
+            part.put("server_cpu_s", Latencies.round(used));
+            double pct = Math.round(used / seconds * 1000) / 10.0;
+            part.put("pct_of_one_core", pct);
+            double brokerPct = Math.round(brokerUsed / seconds * 1000) / 10.0;
+            part.put(brokerName + "_cpu_s", Latencies.round(brokerUsed));
+            part.put(brokerName + "_pct_of_one_core", brokerPct);
+            if (brokerName.equals("bare_broker")) {
+                part.put("above_bare_broker_pct_of_one_core", Math.round((pct - brokerPct) * 10) / 10.0);
+            }
+            worst = Math.max(worst, pct);
+            worstBroker = Math.max(worstBroker, brokerPct);
+            worstAbove = Math.max(worstAbove, pct - brokerPct);
+            Map<String, Double> groups = new TreeMap<>();
+            Map<String, Double> threads = new TreeMap<>();
+            split(t.pid(), before, after, groups, threads);
+            putSorted(part.putObject("cpu_s_by_group"), groups, 20);
+            putSorted(part.putObject("cpu_s_by_thread"), threads, 15);
+            Map<String, Double> brokerThreads = new TreeMap<>();
+            split(broker.pid(), brokerBefore, brokerAfter, new TreeMap<>(), brokerThreads);
+            putSorted(part.putObject(brokerName + "_cpu_s_by_thread"), brokerThreads, 10);
+        }
+        out.put("pct_of_one_core", worst);
+        out.put(brokerName + "_pct_of_one_core", worstBroker);
+        if (brokerName.equals("bare_broker")) {
+            out.put("above_bare_broker_pct_of_one_core", Math.round(worstAbove * 10) / 10.0);
+        }
     }
 
     /** The CPU seconds each thread of {@code pid} spent between two samples, by group and by name (digits as N). */

@@ -125,6 +125,11 @@ final class Servers implements AutoCloseable {
         return start(main(), Map.of("MP_ROLES", "gateway"));
     }
 
+    /** A server with all roles on {@code broker} (see {@link Target#broker}) instead of an embedded one. */
+    Target onBroker(Target broker) {
+        return start(broker);
+    }
+
     List<String> jvmOptions() {
         return jvmOptions;
     }

@@ -40,6 +40,13 @@ final class Target implements AutoCloseable {
         return new Target(base, client, null, null);
     }
 
+    /**
+     * Not a server: a broker of these client properties, which {@link #start} can give a server as {@code shared}.
+     */
+    static Target broker(Map<String, String> clientProperties) {
+        return new Target(null, clientProperties, ServerProcess.brokerEnv(clientProperties), null);
+    }
+
     /** The packaged gateway with its embedded broker, or on {@code shared}'s broker when that is not null. */
     static Target start(Path jar, List<String> jvmOptions, Target shared) {
         return start(jar, jvmOptions, shared, Map.of());

@@ -157,15 +157,20 @@ public final class ServerProcess implements AutoCloseable {
      * user as {@code MP_KAFKA_*} client properties.
      */
     public Map<String, String> sharedBrokerEnv() {
+        return brokerEnv(kafkaClientProperties());
+    }
+
+    /**
+     * The environment that gives a server the broker of these client properties: {@code KAFKA_BOOTSTRAP_SERVERS} and
+     * the rest as {@code MP_KAFKA_*}.
+     */
+    public static Map<String, String> brokerEnv(Map<String, String> clientProperties) {
         Map<String, String> env = new LinkedHashMap<>();
-        kafkaClientProperties()
-                .forEach((name, value) -> env.put(
-                        name.equals("bootstrap.servers")
-                                ? "KAFKA_BOOTSTRAP_SERVERS"
-                                : "MP_KAFKA_"
-                                        + name.toUpperCase(java.util.Locale.ROOT)
-                                                .replace('.', '_'),
-                        value));
+        clientProperties.forEach((name, value) -> env.put(
+                name.equals("bootstrap.servers")
+                        ? "KAFKA_BOOTSTRAP_SERVERS"
+                        : "MP_KAFKA_" + name.toUpperCase(java.util.Locale.ROOT).replace('.', '_'),
+                value));
         return env;
     }
 
