@@ -12,14 +12,15 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
 import org.jboss.logging.Logger;
 
 /**
@@ -27,18 +28,30 @@ import org.jboss.logging.Logger;
  * every push subscription and hands each one that has something to deliver, and whose backoff is over, to a worker;
  * one run per subscription at a time, so each subscription's observations go out in order. When this gateway stops
  * being the one, the runs in flight finish (each ends after its current delivery) before the election may hand the
- * duty on, so two gateways never push at once.
+ * duty on, so two gateways never push at once. The timer looks every {@link #TICK} while this gateway pushes and a
+ * subscription does; otherwise it waits for a pushing subscription or the duty to arrive ({@link #wake}), looking every
+ * {@link #IDLE_TICK} in case, so a server with no pushing subscription does not wake ten times a second for nothing.
  */
 public final class Pusher implements AutoCloseable {
     private static final Logger LOGGER = Logger.getLogger(Pusher.class);
     private static final Duration TICK = Duration.ofMillis(100);
+    /** How long the timer waits, while there is no push to look at, for a {@link #wake} that did not come. */
+    static final Duration IDLE_TICK = Duration.ofSeconds(5);
+
     private static final int WORKERS = 4;
 
     private final Tables tables;
     private final PushService push;
     private final HttpClient client;
     private final Duration timeout;
-    private final ScheduledExecutorService timer;
+    private final Duration idleTick;
+    private final Thread timer;
+    private final ReentrantLock wakeLock = new ReentrantLock();
+    private final Condition woken = wakeLock.newCondition();
+    /** Set by {@link #wake}, cleared by the timer once it looked: a wake while it looks is not lost. */
+    private boolean signalled;
+
+    private volatile boolean closed;
     private final ExecutorService workers;
     private final Map<String, Slot> slots = new ConcurrentHashMap<>();
     private final Object drained = new Object();
@@ -58,6 +71,12 @@ public final class Pusher implements AutoCloseable {
     }
 
     public Pusher(Tables tables, PushService push) {
+        this(tables, push, IDLE_TICK);
+    }
+
+    /** @param idleTick how long the timer waits for a {@link #wake} while there is no push to look at */
+    Pusher(Tables tables, PushService push, Duration idleTick) {
+        this.idleTick = idleTick;
         this.tables = tables;
         this.push = push;
         this.timeout = push.settings().timeout();
@@ -67,7 +86,7 @@ public final class Pusher implements AutoCloseable {
                 .version(HttpClient.Version.HTTP_1_1)
                 .build();
         AtomicInteger n = new AtomicInteger();
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "mp-pusher"));
+        this.timer = daemon(this::loop, "mp-pusher");
         this.workers = Executors.newFixedThreadPool(WORKERS, r -> daemon(r, "mp-push-" + n.incrementAndGet()));
     }
 
@@ -78,7 +97,37 @@ public final class Pusher implements AutoCloseable {
     }
 
     public void start() {
-        timer.scheduleWithFixedDelay(this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
+        tables.onPushing(this::wake);
+        timer.start();
+    }
+
+    /** A pushing subscription was applied or the duty arrived: the timer looks now instead of after its wait. */
+    void wake() {
+        wakeLock.lock();
+        try {
+            signalled = true;
+            woken.signal();
+        } finally {
+            wakeLock.unlock();
+        }
+    }
+
+    private void loop() {
+        while (!closed) {
+            boolean pushes = tick();
+            long nanos = (pushes ? TICK : idleTick).toNanos();
+            wakeLock.lock();
+            try {
+                while (!signalled && !closed && nanos > 0) {
+                    nanos = woken.awaitNanos(nanos);
+                }
+                signalled = false;
+            } catch (InterruptedException e) {
+                return; // closed
+            } finally {
+                wakeLock.unlock();
+            }
+        }
     }
 
     /**
@@ -92,6 +141,7 @@ public final class Pusher implements AutoCloseable {
         leader = lead;
         if (lead) {
             LOGGER.info("this gateway runs the webhook push");
+            wake();
             return;
         }
         long deadline = System.nanoTime() + timeout.plusSeconds(5).toNanos();
@@ -110,16 +160,18 @@ public final class Pusher implements AutoCloseable {
         LOGGER.info("this gateway no longer runs the webhook push");
     }
 
-    private void tick() {
+    /** One look at the push subscriptions; true when this gateway pushes and there is a subscription to push. */
+    private boolean tick() {
         if (!leader) {
-            return;
+            return false;
         }
         try {
             Set<String> pushing = new HashSet<>();
             // The pushing subscriptions only (the tables keep them apart): a tick costs nothing per monitor, and a
             // server whose subscriptions all pull spends nothing here ten times a second.
             Map<String, Long> lastSeqs = new HashMap<>();
-            for (Subscription s : tables.pushingSubscriptions()) {
+            List<Subscription> subscriptions = tables.pushingSubscriptions();
+            for (Subscription s : subscriptions) {
                 if (tables.monitor(s.monitor()) == null) {
                     continue;
                 }
@@ -143,8 +195,11 @@ public final class Pusher implements AutoCloseable {
                 workers.execute(() -> run(slot));
             }
             slots.keySet().retainAll(pushing);
+            // One whose monitor this gateway has not read yet counts: no wake comes when the monitor does.
+            return !subscriptions.isEmpty();
         } catch (RuntimeException e) {
             LOGGER.errorf(e, "webhook push: looking for work failed; trying again");
+            return true;
         }
     }
 
@@ -187,7 +242,8 @@ public final class Pusher implements AutoCloseable {
     @Override
     public void close() {
         lead(false);
-        timer.shutdownNow();
+        closed = true;
+        timer.interrupt();
         workers.shutdownNow();
     }
 }

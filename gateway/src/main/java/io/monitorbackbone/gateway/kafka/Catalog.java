@@ -42,6 +42,7 @@ public final class Catalog {
     private final Object stateProgress = new Object();
     private final Object[] locks = new Object[64];
     private volatile Consumer<String> onFollow = id -> {};
+    private volatile Runnable onPushing = () -> {};
     private volatile Consumer<String> barrier = table -> {};
 
     private final int tailCapacity;
@@ -99,6 +100,7 @@ public final class Catalog {
                 .put(subscription.id(), subscription);
         if (subscription.pushes()) {
             pushing.put(subscription.id(), subscription);
+            onPushing.run();
         } else {
             pushing.remove(subscription.id());
         }
@@ -257,6 +259,11 @@ public final class Catalog {
     /** The subscriptions that push to a webhook, of every monitor. */
     public List<Subscription> pushingSubscriptions() {
         return List.copyOf(pushing.values());
+    }
+
+    /** Run each time a subscription that pushes is applied (read or written); it must only signal, not block. */
+    public void onPushing(Runnable listener) {
+        this.onPushing = listener;
     }
 
     public Cursor cursor(String subscriptionId) {

@@ -65,6 +65,11 @@ final class KafkaTables implements Tables {
     }
 
     @Override
+    public void onPushing(Runnable listener) {
+        catalog.onPushing(listener);
+    }
+
+    @Override
     public Cursor cursor(String subscriptionId) {
         return catalog.cursor(subscriptionId);
     }

@@ -51,6 +51,12 @@ public interface Tables {
         return out;
     }
 
+    /**
+     * Has {@code listener} run each time this view applies a subscription that pushes (a create, an update, one read
+     * from another gateway), so the pusher need not look for work while there is none. The default never runs it.
+     */
+    default void onPushing(Runnable listener) {}
+
     /** The subscription's cursor; null when this view has not read it yet. */
     Cursor cursor(String subscriptionId);
 
