@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /** What a number depends on besides the code: the machine, the JVM, the commit, and how busy the machine was. */
@@ -39,12 +40,35 @@ final class Machine {
         return Math.round(ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 100) / 100.0;
     }
 
+    /** The checkout's short commit; {@code unknown} outside a git checkout (a copy of the tree without {@code .git}). */
     static String commit(Path root) {
-        return run(root, "git", "rev-parse", "--short", "HEAD").trim();
+        String out = git(root, "rev-parse", "--short", "HEAD");
+        return out == null ? "unknown" : out.trim();
     }
 
+    /** Whether tracked files differ from the commit; true when git cannot tell, as nothing says they do not. */
     static boolean dirty(Path root) {
-        return !run(root, "git", "status", "--porcelain", "-uno").isBlank();
+        String out = git(root, "status", "--porcelain", "-uno");
+        return out == null || !out.isBlank();
+    }
+
+    /** Git's output, or null when it failed (no git, not a checkout): its error is not a commit. */
+    private static String git(Path root, String... args) {
+        List<String> command = new ArrayList<>(List.of("git"));
+        command.addAll(List.of(args));
+        try {
+            Process p = new ProcessBuilder(command)
+                    .directory(root.toFile())
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            String out = new String(p.getInputStream().readAllBytes());
+            return p.waitFor() == 0 ? out : null;
+        } catch (IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
     }
 
     private static String grep(String file, String key) {
