@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import io.monitorbackbone.broker.ClientCredentials;
 import io.monitorbackbone.broker.EmbeddedKafka;
+import io.monitorbackbone.testsupport.ServerProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -12,8 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -101,15 +100,7 @@ final class BareBroker implements AutoCloseable {
      * needs.
      */
     Map<String, String> clientProperties() {
-        Properties p = new Properties();
-        try (var in = Files.newBufferedReader(dir.resolve(ClientCredentials.FILE), UTF_8)) {
-            p.load(in);
-        } catch (IOException e) {
-            throw new BenchError("no client properties of the bare broker in " + dir, e);
-        }
-        Map<String, String> out = new TreeMap<>();
-        p.stringPropertyNames().forEach(name -> out.put(name, p.getProperty(name)));
-        return out;
+        return ServerProcess.clientPropertiesIn(dir);
     }
 
     @Override

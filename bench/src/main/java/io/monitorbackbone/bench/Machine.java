@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /** What a number depends on besides the code: the machine, the JVM, the commit, and how busy the machine was. */
@@ -42,33 +41,14 @@ final class Machine {
 
     /** The checkout's short commit; {@code unknown} outside a git checkout (a copy of the tree without {@code .git}). */
     static String commit(Path root) {
-        String out = git(root, "rev-parse", "--short", "HEAD");
+        String out = output(root, "git", "rev-parse", "--short", "HEAD");
         return out == null ? "unknown" : out.trim();
     }
 
     /** Whether tracked files differ from the commit; true when git cannot tell, as nothing says they do not. */
     static boolean dirty(Path root) {
-        String out = git(root, "status", "--porcelain", "-uno");
+        String out = output(root, "git", "status", "--porcelain", "-uno");
         return out == null || !out.isBlank();
-    }
-
-    /** Git's output, or null when it failed (no git, not a checkout): its error is not a commit. */
-    private static String git(Path root, String... args) {
-        List<String> command = new ArrayList<>(List.of("git"));
-        command.addAll(List.of(args));
-        try {
-            Process p = new ProcessBuilder(command)
-                    .directory(root.toFile())
-                    .redirectError(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            String out = new String(p.getInputStream().readAllBytes());
-            return p.waitFor() == 0 ? out : null;
-        } catch (IOException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        }
     }
 
     private static String grep(String file, String key) {
@@ -83,20 +63,26 @@ final class Machine {
         }
     }
 
+    /** The command's output, or nothing when it could not run or failed. */
     static String run(Path dir, String... command) {
+        String out = output(dir, command);
+        return out == null ? "" : out;
+    }
+
+    /** The command's standard output, or null when it could not run or exited non-zero (an error is not an answer). */
+    private static String output(Path dir, String... command) {
         try {
             Process p = new ProcessBuilder(List.of(command))
                     .directory(dir.toFile())
-                    .redirectErrorStream(true)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
                     .start();
             String out = new String(p.getInputStream().readAllBytes());
-            p.waitFor();
-            return out;
+            return p.waitFor() == 0 ? out : null;
         } catch (IOException e) {
-            return "";
+            return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return "";
+            return null;
         }
     }
 }

@@ -141,11 +141,19 @@ public final class ServerProcess implements AutoCloseable {
      */
     public Map<String, String> kafkaClientProperties() {
         kafkaPort();
+        return clientPropertiesIn(dataDir());
+    }
+
+    /**
+     * The client properties an embedded broker's process wrote under {@code dataDir} ({@code kafka-client.properties}:
+     * the cluster and the broker's user), as a map.
+     */
+    public static Map<String, String> clientPropertiesIn(Path dataDir) {
         java.util.Properties p = new java.util.Properties();
-        try (var in = Files.newBufferedReader(dataDir().resolve("kafka-client.properties"), UTF_8)) {
+        try (var in = Files.newBufferedReader(dataDir.resolve("kafka-client.properties"), UTF_8)) {
             p.load(in);
         } catch (IOException e) {
-            throw new UncheckedIOException("no client properties of the embedded broker under " + dataDir(), e);
+            throw new UncheckedIOException("no client properties of the embedded broker under " + dataDir, e);
         }
         Map<String, String> out = new java.util.TreeMap<>();
         p.stringPropertyNames().forEach(name -> out.put(name, p.getProperty(name)));
